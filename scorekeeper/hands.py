@@ -1,0 +1,117 @@
+"""Entering and correcting hands: each step is checked by the rules engine, then stored."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, render_template, request
+from flask_babel import gettext as _
+
+from .forms import BidForm, SeatValuesForm, whole
+from .i18n import rule_message
+from .matches import after_change, get_match, refuse, render_sheet
+from .models import Match
+from .rules import RuleError, Sheet, navawhist
+from .scoring import Conflict, compute_sheet, save_hand
+
+bp = Blueprint("hands", __name__)
+
+
+def _pending(match: Match, number: int) -> dict[str, Any]:
+    """A copy of the inputs of hand ``number`` if it is stored, else an empty hand."""
+    if number <= len(match.hands):
+        return dict(match.hands[number - 1].data)
+    return {"bids": [None] * len(match.seats), "tricks": None}
+
+
+def _checked_form(form: Any, match: Match) -> None:
+    """Raise Conflict unless the form is complete and was made for the sheet as it is now."""
+    if not form.validate() or form.version.data != match.version:
+        raise Conflict
+
+
+@bp.post("/matches/<match_id>/bid")
+def bid(match_id: str):
+    """Record one player's bid; the next bidder is asked at once."""
+    match = get_match(match_id)
+    form = BidForm()
+    try:
+        _checked_form(form, match)
+        sheet = compute_sheet(match)
+        if sheet.next is None or form.number.data != sheet.next.number \
+                or form.seat.data != sheet.next.info.get("bidder"):
+            raise Conflict
+        data = _pending(match, form.number.data)
+        bids = list(data["bids"])
+        bids[form.seat.data] = whole(form.bid.data)
+        data["bids"] = bids
+        save_hand(match, form.number.data, data, expected=form.version.data)
+    except (RuleError, Conflict) as error:
+        return refuse(match, error)
+    return after_change(match)
+
+
+@bp.post("/matches/<match_id>/tricks")
+def tricks(match_id: str):
+    """Record every player's tricks (or, with action=preview, show the points they give)."""
+    match = get_match(match_id)
+    form = SeatValuesForm()
+    preview = request.form.get("action") == "preview"
+    chosen = form.seat_values(len(match.seats))
+    try:
+        _checked_form(form, match)
+        sheet = compute_sheet(match)
+        if sheet.next is None or form.number.data != sheet.next.number \
+                or sheet.next.info.get("phase") != "tricks":
+            raise Conflict
+        data = _pending(match, form.number.data)
+        chosen = data["tricks"] = navawhist.complete_tricks(sheet.next.info["cards"], chosen)
+        data["trump"] = form.trump.data or None
+        if preview:
+            return _preview(match, sheet, form, data)
+        save_hand(match, form.number.data, data, expected=form.version.data)
+    except (RuleError, Conflict) as error:
+        return refuse(match, error, form=form, chosen=chosen)
+    return after_change(match)
+
+
+def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, Any]):
+    """The tricks panel with what is left to assign and, once complete, each player's points."""
+    hands = [h.data for h in match.hands][: form.number.data - 1] + [data]
+    left = navawhist.tricks_left(sheet.next.info["cards"], data["tricks"])
+    row, error = None, None
+    if left == 0:
+        try:
+            row = compute_sheet(match, hands).rows[form.number.data - 1]
+        except RuleError as exc:
+            error = exc
+    return render_template("hands/_tricks.html", match=match, sheet=sheet, names=match.names,
+                           form=form, chosen=data["tricks"], left=left, row=row,
+                           error=error and rule_message(error, match.names)), 200
+
+
+@bp.route("/matches/<match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+def edit(match_id: str, number: int):
+    """Correct a hand already played; every later total follows."""
+    match = get_match(match_id)
+    if not 1 <= number <= len(match.hands) or match.game != "navawhist":
+        abort(404, _("There is no such hand."))
+    hand = match.hands[number - 1].data
+    if hand.get("tricks") is None:
+        abort(404, _("This hand is still being entered."))
+    form = SeatValuesForm(data={"version": match.version, "number": number,
+                                "trump": hand.get("trump") or ""})
+    players = len(match.seats)
+    values = {"bids": hand["bids"], "values": hand["tricks"]}
+    if request.method == "POST":
+        values = {"bids": form.seat_values(players, "bids"), "values": form.seat_values(players)}
+        try:
+            _checked_form(form, match)
+            data = {"bids": values["bids"], "tricks": values["values"],
+                    "trump": form.trump.data or None}
+            save_hand(match, number, data, expected=form.version.data, kind="correct")
+        except (RuleError, Conflict) as error:
+            return refuse(match, error, form=form, template="hands/edit.html", values=values)
+        return after_change(match)
+    return render_sheet(match, form=form, template="hands/edit.html", values=values)
+

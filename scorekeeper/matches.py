@@ -1,0 +1,194 @@
+"""Matches: the home page, a new match, the live sheet and its JSON."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from .db import db
+from .forms import StepForm, match_form
+from .i18n import rule_message
+from .models import NAME_LENGTH, Match, Player, Seat
+from .rules import GAMES, RuleError
+from .scoring import Conflict, compute_sheet, reopen, sheet_json, undo
+
+bp = Blueprint("matches", __name__)
+HOME_LIMIT = 30
+ROW_ACTIONS = ("up", "remove")
+
+
+@bp.app_template_global()
+def leaders_of(sheet: Any) -> list[int]:
+    """The columns in first place."""
+    return [column for column, place in enumerate(sheet.places) if place == 1]
+
+
+@bp.app_template_global()
+def ranking_of(sheet: Any) -> list[tuple[int, int]]:
+    """(place, column) pairs, best first."""
+    return sorted((place, column) for column, place in enumerate(sheet.places))
+
+
+@bp.app_template_filter()
+def extract(index: int, container: Any) -> Any:
+    """``container[index]``: turns seats into names with ``map('extract', names)``."""
+    return container[index]
+
+
+def is_htmx() -> bool:
+    """True when htmx sent the request and wants a fragment back."""
+    return request.headers.get("HX-Request") == "true"
+
+
+def get_match(match_id: str) -> Match:
+    """The match with this id; raises 404 when there is none."""
+    return db.get_or_404(Match, match_id, description=_("There is no such match."))
+
+
+def render_sheet(match: Match, *, status: int = 200, error: str | None = None,
+                 template: str = "matches/show.html", **context: Any):
+    """The match page (or, for htmx, its live part) with an optional error message."""
+    sheet = compute_sheet(match)
+    if is_htmx() and template == "matches/show.html":
+        template = "matches/_live.html"
+    return render_template(template, match=match, sheet=sheet, game=GAMES[match.game],
+                           names=match.names, error=error, **context), status
+
+
+def refuse(match: Match, error: RuleError | Conflict, **context: Any):
+    """Nothing stored: the sheet again with the message, 409 for a conflict, 422 otherwise."""
+    db.session.rollback()
+    db.session.refresh(match)
+    if isinstance(error, Conflict):
+        return render_sheet(match, status=409, **context,
+                            error=_("Already recorded: the sheet below is the latest one."))
+    return render_sheet(match, status=422, **context, error=rule_message(error, match.names))
+
+
+@bp.get("/")
+def home():
+    """Matches in progress first, then finished ones; the New match button."""
+    matches = db.session.scalars(
+        select(Match).order_by(Match.finished, Match.updated_at.desc()).limit(HOME_LIMIT)).all()
+    rows = [(m, compute_sheet(m)) for m in matches]
+    return render_template("matches/home.html", rows=rows, games=GAMES)
+
+
+def _edit_rows(form: Any) -> bool:
+    """Apply an add, move-up or remove button to the player rows; True when one was pressed."""
+    action = request.form.get("action", "")
+    names = form.names()
+    if action == "add" and len(names) < form.game.max_players:
+        names.append(request.form.get("add_name", "").strip())
+    elif action.startswith("pick:") and len(names) < form.game.max_players:
+        picked = action[5:]
+        if names and not names[-1]:
+            names[-1] = picked
+        else:
+            names.append(picked)
+    elif action.partition(":")[0] in ROW_ACTIONS:
+        verb, _sep, index = action.partition(":")
+        i = int(index) if index.isdigit() else -1
+        if verb == "up" and 0 < i < len(names):
+            names[i - 1], names[i] = names[i], names[i - 1]
+        elif verb == "remove" and 0 <= i < len(names):
+            names.pop(i)
+    else:
+        return False
+    while len(form.players.entries):
+        form.players.pop_entry()
+    for name in names:
+        form.players.append_entry(name)
+    return True
+
+
+@bp.route("/matches/new", methods=["GET", "POST"])
+def new():
+    """Pick the game, the players in turn order, the first dealer and the options."""
+    key = request.values.get("game", "navawhist")
+    game = GAMES.get(key)
+    if game is None:
+        abort(400, _("Unknown game."))
+    form = match_form(game)
+    if request.method == "GET":
+        for _i in range(max(game.min_players, min(4, game.max_players))):
+            form.players.append_entry("")
+    elif not _edit_rows(form) and form.validate():
+        try:
+            options = game.clean_options(len(form.names()), form.option_values())
+        except RuleError as error:
+            form.form_errors.append(rule_message(error))
+        else:
+            match = _create(game.key, form, options)
+            return redirect(url_for("matches.show", match_id=match.id), 303)
+    known = db.session.scalars(select(Player.name).order_by(Player.name)).all()
+    status = 422 if form.errors or form.form_errors else 200
+    return render_template("matches/new.html", form=form, game=game, games=GAMES,
+                           known=known, name_length=NAME_LENGTH), status
+
+
+def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
+    """Store a new match with its players, remembering new names."""
+    from flask_babel import get_locale
+
+    names = form.names()
+    existing = {p.name.casefold(): p for p in db.session.scalars(select(Player))}
+    match = Match(game=game, options=options, first_dealer=form.first_dealer.data or 0,
+                  place=(form.place.data or "").strip() or None, lang=str(get_locale()))
+    for seat, name in enumerate(names):
+        player = existing.get(name.casefold()) or Player(name=name)
+        match.seats.append(Seat(seat=seat, player=player))
+    db.session.add(match)
+    db.session.commit()
+    return match
+
+
+@bp.get("/matches/<match_id>")
+def show(match_id: str):
+    """The score sheet, with the current hand's entry."""
+    return render_sheet(get_match(match_id))
+
+
+@bp.get("/matches/<match_id>.json")
+def show_json(match_id: str):
+    """The computed sheet as JSON."""
+    match = get_match(match_id)
+    return jsonify(sheet_json(match, compute_sheet(match)))
+
+
+@bp.post("/matches/<match_id>/undo")
+def undo_last(match_id: str):
+    """Undo the latest change to the match."""
+    match = get_match(match_id)
+    form = StepForm()
+    if not form.validate():
+        return refuse(match, Conflict())
+    try:
+        undo(match, expected=form.version.data)
+    except (RuleError, Conflict) as error:
+        return refuse(match, error)
+    return after_change(match)
+
+
+@bp.post("/matches/<match_id>/reopen")
+def reopen_match(match_id: str):
+    """Make a finished match editable again."""
+    match = get_match(match_id)
+    form = StepForm()
+    try:
+        if not form.validate():
+            raise Conflict
+        reopen(match, expected=form.version.data)
+    except Conflict as error:
+        return refuse(match, error)
+    return after_change(match)
+
+
+def after_change(match: Match):
+    """POST then redirect; htmx gets the fresh live sheet instead."""
+    if is_htmx():
+        return render_sheet(match)
+    return redirect(url_for("matches.show", match_id=match.id), 303)

@@ -1,0 +1,101 @@
+"""Storage only: the players, the matches and the raw inputs of each hand; no scoring here."""
+
+from __future__ import annotations
+
+import secrets
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from .db import db
+
+NAME_LENGTH = 30
+
+
+def _now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+def new_match_id() -> str:
+    """An unguessable address for a match (96 random bits)."""
+    return secrets.token_urlsafe(12)
+
+
+class Player(db.Model):
+    """A remembered player, offered again when the next match is set up."""
+
+    __tablename__ = "players"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class Match(db.Model):
+    """A match: its game, the options chosen at creation and the seats in turn order."""
+
+    __tablename__ = "matches"
+    id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_match_id)
+    game: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    first_dealer: Mapped[int] = mapped_column(default=0)
+    place: Mapped[str | None] = mapped_column(String(60))
+    lang: Mapped[str] = mapped_column(String(5), default="en")
+    # Increases with every change; a form carries the version it saw.
+    version: Mapped[int] = mapped_column(default=0)
+    # A finished match is read-only until someone reopens it.
+    locked: Mapped[bool] = mapped_column(default=False)
+    finished: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+    updated_at: Mapped[datetime] = mapped_column(default=_now, index=True)
+
+    seats: Mapped[list[Seat]] = relationship(
+        order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin")
+    hands: Mapped[list[Hand]] = relationship(
+        order_by="Hand.number", cascade="all, delete-orphan", lazy="selectin")
+
+    @property
+    def names(self) -> list[str]:
+        """Player names in seat order."""
+        return [s.player.name for s in self.seats]
+
+
+class Seat(db.Model):
+    """A player's seat in a match, 0-based, in turn order."""
+
+    __tablename__ = "seats"
+    __table_args__ = (UniqueConstraint("match_id", "player_id"),)
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    seat: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class Hand(db.Model):
+    """The raw inputs of one hand (deal, game) as the players declared them."""
+
+    __tablename__ = "hands"
+    __table_args__ = (UniqueConstraint("match_id", "number"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    number: Mapped[int]
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+    updated_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class Change(db.Model):
+    """One change to a hand: its inputs before and after (None: no such hand)."""
+
+    __tablename__ = "changes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    kind: Mapped[str] = mapped_column(String(10))
+    old: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    new: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    undone: Mapped[bool] = mapped_column(default=False)
+    created_at: Mapped[datetime] = mapped_column(default=_now)

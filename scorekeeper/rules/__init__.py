@@ -1,0 +1,14 @@
+"""The rules engine: pure Python, exact to RULES.md; nothing here knows about the web.
+
+``GAMES`` is the registry the web layer builds its forms and validation from.
+"""
+
+from . import cavallore, fortyfive, navawhist, quarantotto, scala40
+from .core import N_, Game, Next, Option, Row, RuleError, Sheet, places
+
+GAMES: dict[str, Game] = {
+    module.GAME.key: module.GAME
+    for module in (navawhist, quarantotto, scala40, fortyfive, cavallore)
+}
+
+__all__ = ["GAMES", "N_", "Game", "Next", "Option", "Row", "RuleError", "Sheet", "places"]

@@ -1,0 +1,254 @@
+"""What every game shares: the error type, option and game descriptions, the sheet.
+
+The web layer never computes a score: it hands a game's ``build_sheet`` the raw
+inputs it stored and shows the :class:`Sheet` it gets back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def N_(message: str) -> str:
+    """Mark a message for translation without translating it (the web layer does)."""
+    return message
+
+
+TRANSLATED_PARAMS = frozenset({"what", "option"})
+
+
+class RuleError(ValueError):
+    """A rule violation: the message says which rule and, where there is one, which seat.
+
+    ``template`` is an English message with ``%(name)s`` placeholders and ``params``
+    their values; a seat-specific message starts with ``%(player)s``, which reads
+    "seat N" here and the player's name once the web layer renders it.
+
+    >>> err = RuleError(N_("%(player)s: bid %(bid)s is out of range 0..%(n)s."), seat=2, bid=7, n=5)
+    >>> str(err)
+    'seat 2: bid 7 is out of range 0..5.'
+    >>> err.render(player_name=lambda seat: "Anna")
+    'Anna: bid 7 is out of range 0..5.'
+    """
+
+    def __init__(self, template: str, *, seat: int | None = None, **params: Any) -> None:
+        self.template = template
+        self.seat = seat
+        self.params = params
+        super().__init__(self.render())
+
+    def render(
+        self,
+        translate: Callable[[str], str] = lambda s: s,
+        player_name: Callable[[int], str] | None = None,
+    ) -> str:
+        """The message, translated by ``translate``, naming the seat's player."""
+        values = {k: translate(v) if k in TRANSLATED_PARAMS else v for k, v in self.params.items()}
+        if self.seat is not None:
+            values["player"] = player_name(self.seat) if player_name else f"seat {self.seat}"
+        return translate(self.template) % values
+
+
+@dataclass(frozen=True)
+class Option:
+    """A table option chosen when a match is created.
+
+    ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``; ``choices`` lists the
+    allowed values of a choice (or of an int, when only some are allowed);
+    ``players`` restricts the option to those player counts (empty: any).
+    """
+
+    key: str
+    label: str
+    kind: str
+    default: Any
+    choices: tuple[Any, ...] = ()
+    minimum: int | None = None
+    maximum: int | None = None
+    players: tuple[int, ...] = ()
+    help: str = ""
+
+    def applies(self, players: int) -> bool:
+        """True when this option can be set for a table of ``players``."""
+        return not self.players or players in self.players
+
+    def clean(self, value: Any) -> Any:
+        """``value`` converted to this option's type, or RuleError.
+
+        >>> Option("target", "Target", "choice", 45, choices=(45, 120, 125)).clean("120")
+        120
+        """
+        if value is None or value == "":
+            return self.default
+        if self.kind == "bool":
+            if isinstance(value, str):
+                return value.lower() in ("1", "true", "on", "yes", "y")
+            return bool(value)
+        if self.kind in ("int", "choice") and not isinstance(self.default, str):
+            try:
+                value = int(value)
+            except (TypeError, ValueError):
+                raise RuleError(N_("%(option)s must be a whole number."), option=self.label) from None
+        if self.choices and value not in self.choices:
+            raise RuleError(N_("%(option)s: %(value)s is not one of the choices."),
+                            option=self.label, value=value)
+        if self.minimum is not None and value < self.minimum:
+            raise RuleError(N_("%(option)s must be at least %(minimum)s."),
+                            option=self.label, minimum=self.minimum)
+        if self.maximum is not None and value > self.maximum:
+            raise RuleError(N_("%(option)s must be at most %(maximum)s."),
+                            option=self.label, maximum=self.maximum)
+        return value
+
+
+@dataclass(frozen=True)
+class Game:
+    """A game in the registry: what the web layer needs to offer and score it."""
+
+    key: str
+    name: str
+    min_players: int
+    max_players: int
+    options: tuple[Option, ...]
+    clockwise: bool
+    build_sheet: Callable[..., Sheet]
+    solitaire: bool = False
+
+    def clean_options(self, players: int, raw: Mapping[str, Any]) -> dict[str, Any]:
+        """The options for a table of ``players``, defaults filled in, or RuleError.
+
+        An option that does not apply to that table keeps its default.
+        """
+        if not self.min_players <= players <= self.max_players:
+            raise RuleError(N_("%(game)s is played by %(low)s to %(high)s players."),
+                            game=self.name, low=self.min_players, high=self.max_players)
+        return {
+            o.key: o.clean(raw.get(o.key)) if o.applies(players) else o.default
+            for o in self.options
+        }
+
+
+@dataclass(frozen=True)
+class Row:
+    """One scored hand (deal, game) of a sheet.
+
+    ``points`` and ``totals`` have one entry per column (a seat, or a side where
+    partners pool their points); ``None`` marks a column that took no part.
+    ``notes`` are short per-seat labels (message ids) such as a Navawhist case.
+    """
+
+    number: int
+    dealer: int | None
+    inputs: Mapping[str, Any]
+    points: tuple[int | None, ...]
+    totals: tuple[int, ...]
+    notes: tuple[str, ...] = ()
+    annulled: bool = False
+    events: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Next:
+    """The hand to enter next: its number, dealer and the seats that play it."""
+
+    number: int
+    dealer: int | None
+    seats: tuple[int, ...]
+    info: Mapping[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """A match computed from its stored inputs.
+
+    ``columns`` lists the seats of each column (one seat each unless partners
+    share a score); ``places`` gives each column's place (1, 1, 3...);
+    ``winners`` the winning columns once ``finished``.
+    """
+
+    game: str
+    players: int
+    options: Mapping[str, Any]
+    columns: tuple[tuple[int, ...], ...]
+    rows: tuple[Row, ...]
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    finished: bool
+    winners: tuple[int, ...]
+    next: Next | None
+    status: Mapping[str, Any] = field(default_factory=dict)
+
+
+def places(totals: Sequence[int], *, higher_wins: bool = True) -> tuple[int, ...]:
+    """Competition places: equal totals share a place (1, 1, 3, ...).
+
+    >>> places([10, 30, 10, 5])
+    (2, 1, 2, 4)
+    >>> places([10, 30, 10, 5], higher_wins=False)
+    (2, 4, 2, 1)
+    """
+    sign = -1 if higher_wins else 1
+    return tuple(1 + sum(sign * o < sign * t for o in totals) for t in totals)
+
+
+def running_totals(points: Sequence[Sequence[int | None]], columns: int) -> list[tuple[int, ...]]:
+    """Totals after each row; a ``None`` point adds nothing.
+
+    >>> running_totals([(1, None), (2, 3)], 2)
+    [(1, 0), (3, 3)]
+    """
+    total = [0] * columns
+    out = []
+    for row in points:
+        total = [t + (p or 0) for t, p in zip(total, row, strict=True)]
+        out.append(tuple(total))
+    return out
+
+
+def check_seat(seat: Any, players: int, what: str) -> int:
+    """``seat`` as an int in 0..players-1, or RuleError naming ``what``.
+
+    >>> check_seat("2", 4, "closer")
+    2
+    """
+    try:
+        seat = int(seat)
+    except (TypeError, ValueError):
+        raise RuleError(N_("The %(what)s must be a seat number."), what=what) from None
+    if not 0 <= seat < players:
+        raise RuleError(N_("The %(what)s must be a seat from 0 to %(last)s."),
+                        what=what, last=players - 1)
+    return seat
+
+
+def check_count(value: Any, low: int, high: int, *, seat: int | None, what: str) -> int:
+    """``value`` as an int in low..high, or RuleError naming the seat and ``what``.
+
+    >>> check_count("3", 0, 5, seat=1, what="bid")
+    3
+    """
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        number = None
+    if number is None or isinstance(value, float) and value != number:
+        if seat is None:
+            raise RuleError(N_("The %(what)s must be a whole number."), what=what)
+        raise RuleError(N_("%(player)s: the %(what)s must be a whole number."),
+                        seat=seat, what=what)
+    if not low <= number <= high:
+        if seat is None:
+            raise RuleError(N_("The %(what)s must be from %(low)s to %(high)s."),
+                            what=what, low=low, high=high)
+        raise RuleError(N_("%(player)s: the %(what)s must be from %(low)s to %(high)s."),
+                        seat=seat, what=what, low=low, high=high)
+    return number
+
+
+def check_length(values: Sequence[Any], players: int, what: str) -> None:
+    """RuleError unless there is one value per player."""
+    if len(values) != players:
+        raise RuleError(N_("Give one %(what)s per player: %(players)s expected, %(got)s given."),
+                        what=what, players=players, got=len(values))

@@ -1,0 +1,279 @@
+"""Navawhist: bids and tricks over a fixed table of hands (RULES.md, Navawhist)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import suit_symbol
+from .core import (
+    N_,
+    Game,
+    Next,
+    Option,
+    Row,
+    RuleError,
+    Sheet,
+    check_count,
+    check_length,
+    places,
+    running_totals,
+)
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 10
+
+# The official table of hands: cards dealt to each player, hand by hand.
+SCHEDULES: dict[int, tuple[int, ...]] = {
+    2: (2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, 15, 15, 15, 15),
+    3: tuple(range(1, 17)) + (16, 16),
+    4: tuple(range(1, 13)) + (12,) * 4,
+    5: tuple(range(1, 11)) + (10,) * 5,
+    6: tuple(range(1, 9)) + (8,) * 10,
+    7: tuple(range(1, 8)) + (7,) * 7,
+    8: tuple(range(1, 7)) + (6,) * 10,
+    9: tuple(range(1, 6)) + (5,) * 13,
+    10: tuple(range(1, 6)) + (5,) * 15,
+}
+
+EXACT = N_("exact")
+OFF_BY_ONE = N_("off by one")
+OFF_BY_MORE = N_("off by two or more")
+CASE_4 = N_("case 4")
+
+
+def _check_players(players: int) -> None:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RuleError(N_("Navawhist is played by 2 to 10 players, not %(players)s."),
+                        players=players)
+
+
+def deck_size(players: int) -> int:
+    """Cards in the deck: 40 for two players (no 8, 9, 10), 52 for 3 to 10.
+
+    >>> deck_size(2), deck_size(7)
+    (40, 52)
+    """
+    _check_players(players)
+    return 40 if players == 2 else 52
+
+
+def deal_schedule(players: int) -> list[int]:
+    """Cards dealt to each player, hand by hand.
+
+    >>> deal_schedule(5)
+    [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10, 10, 10]
+    """
+    _check_players(players)
+    return list(SCHEDULES[players])
+
+
+def bidding_order(players: int, dealer: int) -> list[int]:
+    """Seats in the order they bid: the seat after the dealer first, the dealer last.
+
+    >>> bidding_order(4, 1)
+    [2, 3, 0, 1]
+    """
+    _check_players(players)
+    return [(dealer + 1 + i) % players for i in range(players)]
+
+
+def forbidden_bid(cards: int, other_bids: Sequence[int]) -> int | None:
+    """The bid the dealer may not make: the one that makes the bids add up to ``cards``.
+
+    >>> forbidden_bid(5, [0, 0])
+    5
+    >>> forbidden_bid(5, [3, 4]) is None
+    True
+    """
+    rest = cards - sum(other_bids)
+    return rest if 0 <= rest <= cards else None
+
+
+def tricks_left(cards: int, tricks: Sequence[Any]) -> int:
+    """Tricks still to assign once the whole numbers among ``tricks`` are counted.
+
+    >>> tricks_left(5, [2, None, "1"])
+    2
+    """
+    given = [int(t) for t in tricks if isinstance(t, int) or str(t).strip().isdigit()]
+    return cards - sum(given)
+
+
+def complete_tricks(cards: int, tricks: Sequence[Any]) -> list[Any]:
+    """Fill in what follows from the others: the last player left takes the tricks left,
+    and once every trick is assigned the players left took none.
+
+    >>> complete_tricks(5, [2, None, 3])
+    [2, 0, 3]
+    >>> complete_tricks(5, [2, None, 1])
+    [2, 2, 1]
+    >>> complete_tricks(5, [2, None, None])
+    [2, None, None]
+    """
+    left = tricks_left(cards, tricks)
+    missing = [i for i, t in enumerate(tricks) if t is None]
+    filled = list(tricks)
+    if left == 0 or (len(missing) == 1 and left > 0):
+        for i in missing:
+            filled[i] = left if len(missing) == 1 else 0
+    return filled
+
+
+def _check_hand(cards: int, bids: Sequence[Any], tricks: Sequence[Any]) -> tuple[list[int], ...]:
+    if len(bids) != len(tricks):
+        raise RuleError(N_("Give as many tricks as bids: %(bids)s bids, %(tricks)s tricks."),
+                        bids=len(bids), tricks=len(tricks))
+    bids = [check_count(b, 0, cards, seat=s, what=N_("bid")) for s, b in enumerate(bids)]
+    tricks = [check_count(t, 0, cards, seat=s, what=N_("tricks")) for s, t in enumerate(tricks)]
+    if sum(tricks) != cards:
+        raise RuleError(N_("The tricks add up to %(total)s; they must add up to the %(cards)s "
+                           "cards dealt."), total=sum(tricks), cards=cards)
+    return bids, tricks
+
+
+def score_cases(cards: int, bids: Sequence[int], tricks: Sequence[int]) -> tuple[list[int], list[str]]:
+    """Points and the case that gave them, per seat (no check of the dealer's restriction).
+
+    >>> score_cases(5, [0, 0, 4], [3, 2, 0])
+    ([0, 3, 0], ['case 4', 'case 4', 'case 4'])
+    """
+    bids, tricks = _check_hand(cards, bids, tricks)
+    errors = [abs(t - b) for b, t in zip(bids, tricks, strict=True)]
+    if all(e >= 2 for e in errors):
+        best = min(errors)
+        return [cards - e if e == best else 0 for e in errors], [CASE_4] * len(errors)
+    points, cases = [], []
+    for bid, error in zip(bids, errors, strict=True):
+        if error == 0:
+            points.append(cards + bid)
+            cases.append(EXACT)
+        elif error == 1:
+            points.append(0)
+            cases.append(OFF_BY_ONE)
+        else:
+            points.append(-(cards + error))
+            cases.append(OFF_BY_MORE)
+    return points, cases
+
+
+def score_hand(cards: int, bids: Sequence[int], tricks: Sequence[int], *,
+               hook: bool = True) -> list[int]:
+    """Each seat's points for one hand of ``cards`` cards each.
+
+    With ``hook`` on, bids that add up to ``cards`` are refused (the dealer's restriction).
+
+    >>> score_hand(5, [3, 1], [3, 2])
+    [8, 0]
+    >>> score_hand(5, [3, 1], [1, 4])
+    [-7, -8]
+    >>> score_hand(4, [0, 0], [2, 2])
+    [2, 2]
+    >>> score_hand(3, [0, 3, 3], [3, 0, 0])
+    [0, 0, 0]
+    """
+    if hook and len(bids) and sum(int(b) for b in bids) == cards:
+        raise RuleError(N_("The bids add up to the %(cards)s cards dealt, which the dealer's "
+                           "restriction forbids."), cards=cards)
+    return score_cases(cards, bids, tricks)[0]
+
+
+def _check_bids(cards: int, order: list[int], bids: Sequence[Any], hook: bool) -> list[int | None]:
+    """The bids made so far, in bidding order, each checked; None for those still to come."""
+    checked: list[int | None] = [None] * len(order)
+    for position, seat in enumerate(order):
+        if bids[seat] is None:
+            if any(bids[s] is not None for s in order[position:]):
+                raise RuleError(N_("%(player)s bids before the players after them."), seat=seat)
+            break
+        checked[seat] = check_count(bids[seat], 0, cards, seat=seat, what=N_("bid"))
+        if hook and position == len(order) - 1:
+            forbidden = forbidden_bid(cards, [checked[s] for s in order[:-1]])
+            if checked[seat] == forbidden:
+                raise RuleError(N_("%(player)s deals and may not bid %(bid)s: the bids would add "
+                                   "up to the %(cards)s cards dealt."),
+                                seat=seat, bid=forbidden, cards=cards)
+    return checked
+
+
+def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_dealer: int = 0,
+                hook: bool = True) -> Sheet:
+    """The sheet of a match from its hands' inputs, in order.
+
+    Each hand is ``{"bids": [...], "tricks": [...] or None, "trump": suit or None}``
+    with one entry per seat; bids still to come are None. Only the last hand may be
+    unfinished: it becomes ``next``, with the next bidder and the forbidden bid.
+
+    >>> sheet = build_sheet(2, [{"bids": [1, 0], "tricks": [1, 1]}])
+    >>> sheet.totals, sheet.next.number, sheet.next.info["cards"]
+    ((0, 3), 2, 2)
+    """
+    schedule = deal_schedule(players)
+    if len(hands) > len(schedule):
+        raise RuleError(N_("A Navawhist match of %(players)s players has %(hands)s hands."),
+                        players=players, hands=len(schedule))
+    rows: list[Row] = []
+    points: list[list[int]] = []
+    pending: dict[str, Any] | None = None
+    for index, hand in enumerate(hands):
+        cards, dealer = schedule[index], (first_dealer + index) % players
+        order = bidding_order(players, dealer)
+        bids = list(hand.get("bids") or [None] * players)
+        check_length(bids, players, N_("bid"))
+        tricks = hand.get("tricks")
+        trump = suit_symbol(hand["trump"]) if hand.get("trump") else None
+        checked = _check_bids(cards, order, bids, hook)
+        if tricks is None:
+            if index != len(hands) - 1:
+                raise RuleError(N_("Hand %(number)s has no tricks."), number=index + 1)
+            pending = {"cards": cards, "bids": checked, "trump": trump, "order": order}
+            break
+        if None in checked:
+            raise RuleError(N_("Hand %(number)s has tricks before every bid."), number=index + 1)
+        check_length(tricks, players, N_("tricks"))
+        scores, cases = score_cases(cards, checked, tricks)
+        points.append(scores)
+        inputs = {"bids": checked, "tricks": [int(t) for t in tricks], "trump": trump,
+                  "cards": cards}
+        rows.append(Row(index + 1, dealer, inputs, tuple(scores), (), tuple(cases)))
+    totals_after = running_totals(points, players)
+    rows = [Row(r.number, r.dealer, r.inputs, r.points, t, r.notes)
+            for r, t in zip(rows, totals_after, strict=True)]
+    totals = totals_after[-1] if totals_after else (0,) * players
+    finished = len(rows) == len(schedule)
+    ranks = places(totals)
+    return Sheet(
+        game="navawhist", players=players, options={"hook": hook},
+        columns=tuple((s,) for s in range(players)), rows=tuple(rows), totals=totals,
+        places=ranks, finished=finished,
+        winners=tuple(s for s in range(players) if ranks[s] == 1) if finished else (),
+        next=None if finished else _next(players, schedule, len(rows), first_dealer, hook,
+                                          pending),
+        status={"hands": len(schedule), "played": len(rows), "schedule": schedule,
+                "dealers": [(first_dealer + i) % players for i in range(len(schedule))]},
+    )
+
+
+def _next(players: int, schedule: list[int], index: int, first_dealer: int, hook: bool,
+          pending: dict[str, Any] | None) -> Next:
+    """The hand being entered: bids so far, who bids next and what the dealer may not bid."""
+    cards, dealer = schedule[index], (first_dealer + index) % players
+    order = bidding_order(players, dealer)
+    bids = pending["bids"] if pending else [None] * players
+    bidder = next((s for s in order if bids[s] is None), None)
+    forbidden = None
+    if hook and bidder == dealer:
+        forbidden = forbidden_bid(cards, [bids[s] for s in order[:-1]])
+    return Next(index + 1, dealer, tuple(range(players)), {
+        "cards": cards, "order": order, "bids": bids, "bidder": bidder,
+        "forbidden": forbidden, "trump": pending["trump"] if pending else None,
+        "phase": "bids" if bidder is not None else "tricks",
+    })
+
+
+GAME = Game(
+    key="navawhist", name="Navawhist", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    options=(Option("hook", N_("Dealer's restriction (the hook)"), "bool", True,
+                    help=N_("The dealer may not bid the number that makes the bids add up "
+                            "to the cards dealt.")),),
+    clockwise=False, build_sheet=build_sheet,
+)

@@ -1,0 +1,143 @@
+"""The one road from stored inputs to a computed sheet, and from a checked change to storage.
+
+Every page, PDF and JSON export reads :func:`compute_sheet`; every change to a hand goes
+through :func:`save_hand`, which asks the rules engine to score the whole match with the
+change applied before anything is written.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import update
+from sqlalchemy.exc import IntegrityError
+
+from .db import db
+from .models import Change, Hand, Match, _now
+from .rules import GAMES, N_, RuleError, Sheet
+
+
+class Conflict(Exception):
+    """The match changed since the form was shown (another phone, a double tap)."""
+
+
+def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None) -> Sheet:
+    """The match's sheet, from its stored hands or from ``hands`` when given."""
+    game = GAMES[match.game]
+    if hands is None:
+        hands = [h.data for h in match.hands]
+    return game.build_sheet(len(match.seats), hands, first_dealer=match.first_dealer,
+                            **match.options)
+
+
+def _bump_version(match: Match, expected: int | None) -> None:
+    """Claim the next version of ``match`` or raise Conflict: one writer wins."""
+    statement = update(Match).where(Match.id == match.id)
+    if expected is not None:
+        statement = statement.where(Match.version == expected)
+    result = db.session.execute(
+        statement.values(version=Match.version + 1, updated_at=_now())
+        .execution_options(synchronize_session=False))
+    if result.rowcount != 1:
+        db.session.rollback()
+        raise Conflict
+    db.session.expire(match, ["version", "updated_at"])
+
+
+def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
+              expected: int | None, kind: str = "enter", undoes: Change | None = None) -> Sheet:
+    """Set hand ``number`` to ``data`` (None removes the last hand), checked by the rules.
+
+    Raises RuleError (nothing stored) when the rules refuse the match with the change, and
+    Conflict when the match changed since version ``expected``.
+    """
+    if match.locked and undoes is None:
+        raise RuleError(N_("This match is finished: reopen it to change a hand."))
+    stored = {h.number: h for h in match.hands}
+    inputs = [h.data for h in match.hands]
+    if not 1 <= number <= len(inputs) + 1 or (data is None and number != len(inputs)):
+        raise Conflict
+    if data is None:
+        inputs.pop()
+    elif number > len(inputs):
+        inputs.append(data)
+    else:
+        inputs[number - 1] = data
+    sheet = compute_sheet(match, inputs)
+    _bump_version(match, expected)
+    hand = stored.get(number)
+    old = dict(hand.data) if hand else None
+    if data is None:
+        db.session.delete(hand)
+    elif hand is None:
+        db.session.add(Hand(match_id=match.id, number=number, data=data))
+    else:
+        hand.data = data
+        hand.updated_at = _now()
+    db.session.add(Change(match_id=match.id, number=number, kind=kind, old=old, new=data))
+    if undoes is not None:
+        undoes.undone = True
+    match.finished = sheet.finished
+    match.locked = sheet.finished
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict from None
+    return sheet
+
+
+def undo(match: Match, *, expected: int | None) -> Sheet:
+    """Undo the latest change not yet undone: restore that hand's inputs before it.
+
+    Changes are undone newest first, so a hand created by the change is the last hand.
+    Undoing the hand that finished a match reopens it. Raises RuleError when there is
+    nothing to undo, or when the rules refuse the result.
+    """
+    change = db.session.scalars(
+        db.select(Change)
+        .where(Change.match_id == match.id, Change.undone.is_(False), Change.kind != "undo")
+        .order_by(Change.id.desc()).limit(1)).first()
+    if change is None:
+        raise RuleError(N_("There is nothing to undo."))
+    return save_hand(match, change.number, change.old, expected=expected, kind="undo",
+                     undoes=change)
+
+
+def reopen(match: Match, *, expected: int | None) -> None:
+    """Make a finished match editable again."""
+    _bump_version(match, expected)
+    match.locked = False
+    db.session.commit()
+
+
+def sheet_json(match: Match, sheet: Sheet) -> dict[str, Any]:
+    """The computed sheet as JSON-able data: what /matches/<id>.json returns."""
+    names = match.names
+    return {
+        "id": match.id,
+        "game": match.game,
+        "options": dict(sheet.options),
+        "first_dealer": match.first_dealer,
+        "players": [{"seat": i, "name": name} for i, name in enumerate(names)],
+        "columns": [list(c) for c in sheet.columns],
+        "hands": [
+            {"number": r.number, "dealer": r.dealer, "inputs": dict(r.inputs),
+             "points": list(r.points), "totals": list(r.totals), "notes": list(r.notes),
+             "annulled": r.annulled, "events": list(r.events)}
+            for r in sheet.rows
+        ],
+        "totals": list(sheet.totals),
+        "ranking": [
+            {"place": place, "column": i, "seats": list(sheet.columns[i]),
+             "names": [names[s] for s in sheet.columns[i]], "total": sheet.totals[i]}
+            for i, place in sorted(enumerate(sheet.places), key=lambda p: (p[1], p[0]))
+        ],
+        "winners": list(sheet.winners),
+        "status": "finished" if sheet.finished else "in progress",
+        "details": dict(sheet.status),
+        "next": None if sheet.next is None else {
+            "number": sheet.next.number, "dealer": sheet.next.dealer,
+            "seats": list(sheet.next.seats), "info": dict(sheet.next.info)},
+        "version": match.version,
+    }

@@ -1,0 +1,57 @@
+"""Browser fixtures: the app served on 127.0.0.1 in a thread, and Debian's Chromium."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, Page, sync_playwright
+from werkzeug.serving import make_server
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+]
+PHONE = {"width": 390, "height": 844}
+
+
+@pytest.fixture
+def live_server(app: Flask) -> Iterator[str]:
+    """The app served by a threaded server on a free port; yields its base URL."""
+    server = make_server("127.0.0.1", 0, app, threaded=True)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_port}"
+    server.shutdown()
+    thread.join(5)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[Browser]:
+    """Debian's Chromium, headless; the tests fail (never skip) when it is missing."""
+    assert Path(CHROMIUM).exists(), f"{CHROMIUM} is missing: install the chromium package"
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def new_page(browser: Browser, *, locale: str = "en-GB", dark: bool = False,
+             javascript: bool = True) -> Page:
+    """A phone-sized page (390x844) in its own context."""
+    context = browser.new_context(
+        viewport=PHONE, locale=locale, color_scheme="dark" if dark else "light",
+        java_script_enabled=javascript, device_scale_factor=1)
+    context.set_default_timeout(10_000)
+    return context.new_page()
+
+
+@pytest.fixture
+def page(browser: Browser) -> Iterator[Page]:
+    page = new_page(browser)
+    yield page
+    page.context.close()

@@ -1,0 +1,107 @@
+"""Fixtures: a fresh app on a migrated temporary database, a client, and a table helper."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+from flask_migrate import upgrade
+
+from scorekeeper import create_app
+from scorekeeper.db import db
+
+
+def database_url(tmp_path) -> str:
+    """The test database: TEST_DATABASE_URL when set (PostgreSQL), else a SQLite file."""
+    return os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'test.db'}"
+
+
+@pytest.fixture
+def app(tmp_path) -> Iterator[Flask]:
+    """An app on a freshly migrated database."""
+    app = create_app({
+        "TESTING": True,
+        "SECRET_KEY": "test",
+        "SQLALCHEMY_DATABASE_URI": database_url(tmp_path),
+    })
+    with app.app_context():
+        upgrade()
+    yield app
+    with app.app_context():
+        db.session.remove()
+        db.drop_all()
+        db.session.execute(db.text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()
+        db.engine.dispose()
+
+
+@pytest.fixture
+def client(app: Flask) -> FlaskClient:
+    return app.test_client()
+
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+
+
+class Table:
+    """Plays a match over HTTP as the players at the table would."""
+
+    def __init__(self, client: FlaskClient) -> None:
+        self.client = client
+        self.token = ""
+
+    def csrf(self) -> str:
+        if not self.token:
+            page = self.client.get("/matches/new").get_data(as_text=True)
+            self.token = CSRF.search(page).group(1)
+        return self.token
+
+    def post(self, url: str, data: dict[str, Any], **kwargs: Any):
+        return self.client.post(url, data={"csrf_token": self.csrf(), **data}, **kwargs)
+
+    def new_match(self, game: str, names: list[str], first_dealer: int = 0,
+                  **options: Any) -> str:
+        data = {"game": game, "first_dealer": first_dealer, "action": "start"}
+        data.update({f"players-{i}": n for i, n in enumerate(names)})
+        data.update({f"opt_{k}": v for k, v in options.items() if v is not False})
+        response = self.post("/matches/new", data)
+        assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+        return response.headers["Location"].rsplit("/", 1)[1]
+
+    def sheet(self, match_id: str) -> dict[str, Any]:
+        response = self.client.get(f"/matches/{match_id}.json")
+        assert response.status_code == 200
+        return response.get_json()
+
+    def bid(self, match_id: str, bid: Any, *, seat: int | None = None, **kwargs: Any):
+        sheet = self.sheet(match_id)
+        nxt = sheet["next"]
+        return self.post(f"/matches/{match_id}/bid", {
+            "version": sheet["version"], "number": nxt["number"],
+            "seat": nxt["info"]["bidder"] if seat is None else seat, "bid": bid}, **kwargs)
+
+    def tricks(self, match_id: str, tricks: list[Any], trump: str = "", **kwargs: Any):
+        sheet = self.sheet(match_id)
+        data = {"version": sheet["version"], "number": sheet["next"]["number"],
+                "trump": trump, "action": "save"}
+        data.update({f"values-{i}": t for i, t in enumerate(tricks)})
+        return self.post(f"/matches/{match_id}/tricks", data, **kwargs)
+
+    def play_navawhist(self, match_id: str, bids: list[int], tricks: list[int]) -> None:
+        """Bids given per seat are made in bidding order; then the tricks."""
+        order = self.sheet(match_id)["next"]["info"]["order"]
+        for seat in order:
+            response = self.bid(match_id, bids[seat], seat=seat)
+            assert response.status_code == 303, response.get_data(as_text=True)[:3000]
+        response = self.tricks(match_id, tricks)
+        assert response.status_code == 303, response.get_data(as_text=True)[:3000]
+
+
+@pytest.fixture
+def table(client: FlaskClient) -> Table:
+    return Table(client)

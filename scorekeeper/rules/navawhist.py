@@ -164,8 +164,10 @@ def score_hand(cards: int, bids: Sequence[int], tricks: Sequence[int], *,
 
     >>> score_hand(5, [3, 1], [3, 2])
     [8, 0]
+    >>> score_hand(5, [3, 1, 0], [1, 1, 3])
+    [-7, 6, -8]
     >>> score_hand(5, [3, 1], [1, 4])
-    [-7, -8]
+    [3, 0]
     >>> score_hand(4, [0, 0], [2, 2])
     [2, 2]
     >>> score_hand(3, [0, 3, 3], [3, 0, 0])
@@ -205,7 +207,7 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
 
     >>> sheet = build_sheet(2, [{"bids": [1, 0], "tricks": [1, 1]}])
     >>> sheet.totals, sheet.next.number, sheet.next.info["cards"]
-    ((0, 3), 2, 2)
+    ((3, 0), 2, 2)
     """
     schedule = deal_schedule(players)
     if len(hands) > len(schedule):

@@ -1,0 +1,249 @@
+"""Quarantotto: rummy on a shared table, scored from the worst hand (RULES.md, Quarantotto).
+
+Each game every player scores ``W - h``: ``h`` their points in hand, ``W`` the highest
+``h`` at the table. Totals add up over the match and the highest total wins.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import JOKER
+from .core import (
+    N_,
+    Game,
+    Next,
+    Option,
+    Row,
+    RuleError,
+    Sheet,
+    check_length,
+    check_seat,
+    places,
+    running_totals,
+)
+from .points import Cards, read_cards, refuse
+from .points import entry_points as read_entry
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+VALUES = {"A": 15, "J": 10, "Q": 10, "K": 10}
+
+CLOSED = N_("closed")
+LOWEST = N_("lowest hand")
+ZERO_NOT_CLOSED = N_("0 without closing")
+STOCK_RAN_OUT = N_("stock ran out")
+
+OPTIONS = (
+    Option("length", N_("Match length"), "choice", "players",
+           choices=(N_("players"), N_("games"), N_("target")),
+           help=N_("As many games as players (everybody deals once), a fixed number of "
+                   "games, or play until a total reaches the target.")),
+    Option("games", N_("Number of games"), "int", 4, minimum=1, maximum=100,
+           help=N_("Used when the match length is a fixed number of games.")),
+    Option("target", N_("Target total"), "int", 200, minimum=1, maximum=100_000,
+           help=N_("Used when the match is played to a target: it ends after the game "
+                   "in which a total reaches it.")),
+)
+
+
+def hand_points(cards: Cards, *, seat: int | None = None) -> int:
+    """Points of the cards left in hand: Ace 15, J Q K 10, 2 to 10 face value.
+
+    Quarantotto has no jokers: one is refused, naming ``seat`` when given.
+
+    >>> hand_points("A K 7"), hand_points("10 D"), hand_points([])
+    (32, 20, 0)
+    >>> hand_points("7 *", seat=1)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.core.RuleError: seat 1: Quarantotto has no jokers.
+    """
+    total = 0
+    for card in read_cards(cards, seat=seat):
+        if card.rank == JOKER:
+            raise refuse(seat, N_("%(player)s: Quarantotto has no jokers."),
+                         N_("Quarantotto has no jokers."))
+        total += VALUES.get(card.rank) or int(card.rank)
+    return total
+
+
+def entry_points(entry: Any, *, seat: int | None = None) -> int | None:
+    """One player's points in hand as entered: a total, a sum such as ``"10+15"``, or cards.
+
+    ``None`` or blank text gives ``None`` (nothing entered).
+
+    >>> entry_points(32), entry_points("10+15+7"), entry_points("A K 7"), entry_points("")
+    (32, 32, 32, None)
+    """
+    return read_entry(entry, hand_points, seat=seat)
+
+
+def _closer(closer: Any, players: int) -> int | None:
+    if closer is None or closer == "":
+        return None
+    return check_seat(closer, players, N_("closer"))
+
+
+def _checked(points: Sequence[Any], closer: Any) -> tuple[list[int], int | None]:
+    """Each seat's points in hand, checked, and the closer's seat (None: the stock ran out)."""
+    closer = _closer(closer, len(points))
+    hands: list[int] = []
+    for seat, entry in enumerate(points):
+        h = read_entry(entry, hand_points, seat=seat)
+        if h is None:
+            if seat != closer:
+                raise RuleError(N_("%(player)s: the points in hand are missing."), seat=seat)
+            h = 0
+        if h < 0:
+            raise RuleError(N_("%(player)s: points in hand cannot be negative."), seat=seat)
+        if h == 1:
+            raise RuleError(N_("%(player)s: 1 point in hand is impossible (the lowest card "
+                               "is a 2)."), seat=seat)
+        hands.append(h)
+    if closer is not None and hands[closer] != 0:
+        raise RuleError(N_("%(player)s closed and must have 0 points in hand."), seat=closer)
+    zeros = [seat for seat, h in enumerate(hands) if h == 0 and seat != closer]
+    if len(zeros) > (0 if closer is not None else 1):
+        seat = zeros[-1]
+        raise RuleError(N_("%(player)s: only one player can end a game with 0 points in hand."),
+                        seat=seat)
+    return hands, closer
+
+
+def score_game(hand_points: Sequence[Any], *, closer: int | None) -> list[int]:
+    """Each seat's score for one game: ``W - h``, W the highest points in hand.
+
+    ``hand_points`` has one entry per seat (an int, a sum or cards, see
+    :func:`entry_points`); the closer's may be None. ``closer`` is the seat that
+    closed, or None when the stock ran out.
+
+    >>> score_game([0, 12, 30, 7], closer=0)
+    [30, 18, 0, 23]
+    >>> score_game([5, 12, 5], closer=None)
+    [7, 0, 7]
+    >>> score_game([0, 12, 0], closer=0)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.core.RuleError: seat 2: only one player can end a game with 0 points in hand.
+    """
+    hands, _ = _checked(hand_points, closer)
+    worst = max(hands, default=0)
+    return [worst - h for h in hands]
+
+
+def warnings(hand_points: Sequence[Any], *, closer: int | None) -> list[RuleError]:
+    """What to point out but allow: a player at 0 when the stock ran out.
+
+    The game is checked as in :func:`score_game` (refusals are raised); the warnings
+    are returned as RuleError objects, not raised, so they render like errors.
+
+    >>> [str(w) for w in warnings([0, 12, 30], closer=None)]
+    ['seat 0 has 0 points in hand though nobody closed: check the points.']
+    >>> warnings([0, 12, 30], closer=0)
+    []
+    """
+    hands, closer = _checked(hand_points, closer)
+    if closer is not None:
+        return []
+    return [RuleError(N_("%(player)s has 0 points in hand though nobody closed: check the "
+                         "points."), seat=seat) for seat, h in enumerate(hands) if h == 0]
+
+
+def winners(hand_points: Sequence[Any], *, closer: int | None) -> list[int]:
+    """The game's winners: the closer, or on an exhausted stock the lowest hands (shared).
+
+    >>> winners([0, 12, 30], closer=0), winners([9, 4, 4], closer=None)
+    ([0], [1, 2])
+    """
+    hands, closer = _checked(hand_points, closer)
+    if closer is not None:
+        return [closer]
+    low = min(hands)
+    return [seat for seat, h in enumerate(hands) if h == low]
+
+
+def _notes(hands: list[int], closer: int | None) -> tuple[str, ...]:
+    if closer is not None:
+        return tuple(CLOSED if seat == closer else "" for seat in range(len(hands)))
+    low = min(hands)
+    return tuple(ZERO_NOT_CLOSED if h == 0 else LOWEST if h == low else "" for h in hands)
+
+
+def _clean_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RuleError(N_("Quarantotto is played by 2 to 6 players, not %(players)s."),
+                        players=players)
+    unknown = set(options) - {o.key for o in OPTIONS}
+    if unknown:
+        raise RuleError(N_("Unknown option %(option)s."), option=sorted(unknown)[0])
+    return {o.key: o.clean(options.get(o.key)) for o in OPTIONS}
+
+
+def _length(players: int, options: Mapping[str, Any]) -> int | None:
+    """Games in the match, or None when it is played to a target."""
+    if options["length"] == "target":
+        return None
+    return players if options["length"] == "players" else options["games"]
+
+
+def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_dealer: int = 0,
+                **options: Any) -> Sheet:
+    """The sheet of a match from its games' inputs, in order.
+
+    Each game is ``{"closer": seat or None, "points": [one entry per seat]}``: the
+    closer is the seat that went out, None (or absent) when the stock ran out. An
+    entry is a total (``32``, ``"32"``), a sum (``"10+15+7"``) or the cards left in
+    hand (``"A K 7"``, ``["A", "K", "7"]``), see :func:`entry_points`; the closer's
+    may be None. Row.inputs keep the raw game and add ``"hand_points"``, the points
+    in hand per seat. Options: ``length`` (``"players"``, ``"games"`` or
+    ``"target"``), ``games``, ``target``.
+
+    >>> sheet = build_sheet(2, [{"closer": 1, "points": ["A K 7", None]}])
+    >>> sheet.rows[0].points, sheet.totals, sheet.next.number, sheet.next.dealer
+    ((0, 32), (0, 32), 2, 1)
+    >>> sheet = build_sheet(2, [{"closer": 1, "points": [20, 0]}, {"points": [9, 5]}])
+    >>> sheet.totals, sheet.finished, sheet.winners
+    ((0, 24), True, (1,))
+    """
+    opts = _clean_options(players, options)
+    first_dealer = check_seat(first_dealer, players, N_("first dealer"))
+    length, target = _length(players, opts), opts["target"]
+    rows: list[Row] = []
+    scores: list[list[int]] = []
+    found: list[dict[str, Any]] = []
+    finished = False
+    for index, hand in enumerate(hands):
+        if finished:
+            raise RuleError(N_("The match is over after game %(number)s."), number=index)
+        raw = list(hand.get("points") or ())
+        check_length(raw, players, N_("points entry"))
+        game_hands, closer = _checked(raw, hand.get("closer"))
+        scores.append(score_game(game_hands, closer=closer))
+        totals = running_totals(scores, players)[-1]
+        rows.append(Row(index + 1, (first_dealer + index) % players,
+                        {**hand, "hand_points": game_hands}, tuple(scores[-1]), totals,
+                        _notes(game_hands, closer), events=() if closer is not None
+                        else (STOCK_RAN_OUT,)))
+        found += [{"game": index + 1, "seat": w.seat, "message": w.template}
+                  for w in warnings(game_hands, closer=closer)]
+        finished = (len(rows) == length if length is not None else max(totals) >= target)
+    totals = rows[-1].totals if rows else (0,) * players
+    ranks = places(totals)
+    return Sheet(
+        game="quarantotto", players=players, options=opts,
+        columns=tuple((seat,) for seat in range(players)), rows=tuple(rows), totals=totals,
+        places=ranks, finished=finished,
+        winners=tuple(s for s in range(players) if ranks[s] == 1) if finished else (),
+        next=None if finished else Next(len(rows) + 1, (first_dealer + len(rows)) % players,
+                                        tuple(range(players)),
+                                        {"games": length, "target": None if length else target}),
+        status={"games": length, "target": None if length else target, "played": len(rows),
+                "warnings": found},
+    )
+
+
+GAME = Game(
+    key="quarantotto", name="Quarantotto", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    options=OPTIONS, clockwise=True, build_sheet=build_sheet,
+)

@@ -1,0 +1,420 @@
+"""Scala 40: penalty points left in hand, elimination at a threshold (RULES.md, Scala 40).
+
+Each deal the closer pays 0, a player who never opened pays a flat 100, everybody
+else the penalty points of their cards; closing in hand doubles every opponent.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from .cards import JOKER
+from .core import (
+    N_,
+    Game,
+    Next,
+    Option,
+    Row,
+    RuleError,
+    Sheet,
+    check_length,
+    check_seat,
+    places,
+)
+from .points import Cards, read_cards
+from .points import entry_points as read_entry
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+VALUES = {JOKER: 25, "A": 11, "J": 10, "Q": 10, "K": 10}
+NEVER_OPENED = 100
+PAIRS = ((0, 2), (1, 3))
+
+CLOSED = N_("closed")
+CLOSED_IN_HAND = N_("closed in hand")
+DID_NOT_OPEN = N_("never opened")
+OUT = N_("out")
+REENTERED = N_("re-entered")
+ANNULLED = N_("annulled (stalemate)")
+DOUBLED = N_("closed in hand: penalties doubled")
+ELIMINATION = N_("elimination")
+REENTRY = N_("re-entry")
+
+OPTIONS = (
+    Option("end", N_("Match ends"), "choice", "elimination",
+           choices=(N_("elimination"), N_("deals")),
+           help=N_("By elimination (the last player left wins) or after a fixed number of "
+                   "deals (the lowest total wins).")),
+    Option("threshold", N_("Elimination at"), "choice", 101, choices=(101, 151, 201, 301, 501),
+           help=N_("A player whose total reaches this is out.")),
+    Option("deals", N_("Number of deals"), "int", 10, minimum=1, maximum=100,
+           help=N_("Used when the match ends after a fixed number of deals; annulled deals "
+                   "do not count.")),
+    Option("reentry", N_("Re-entry"), "bool", False,
+           help=N_("A player who is out may re-enter before the next deal with the highest "
+                   "total among the players still in, while at least 2 are still in.")),
+    Option("reentry_limit", N_("Re-entries per player"), "int", 3, minimum=1, maximum=20),
+    Option("pairs", N_("Pairs"), "bool", False, players=(4,),
+           help=N_("Seats 1 and 3 against seats 2 and 4; a pair pays both partners' "
+                   "penalties, nothing when either partner closes.")),
+    Option("in_hand_doubles", N_("Closing in hand doubles"), "bool", True,
+           help=N_("When the closer lays down every card in one turn without having opened "
+                   "before, every opponent's penalty is doubled.")),
+)
+FLAG_WORDS = {"true": True, "on": True, "yes": True, "y": True,
+              "false": False, "off": False, "no": False, "n": False, "": False}
+
+
+def hand_points(cards: Cards, *, seat: int | None = None) -> int:
+    """Penalty points of the cards left in hand: joker 25, Ace 11, J Q K 10, 2 to 10 face.
+
+    A lone Ace (the only card in hand) counts 1.
+
+    >>> hand_points("A"), hand_points("A K"), hand_points("A A"), hand_points("* 10 D")
+    (1, 21, 22, 45)
+    """
+    held = read_cards(cards, seat=seat)
+    if len(held) == 1 and held[0].rank == "A":
+        return 1
+    return sum(VALUES.get(card.rank) or int(card.rank) for card in held)
+
+
+def entry_points(entry: Any, *, seat: int | None = None) -> int | None:
+    """One player's penalty points as entered: a total, a sum such as ``"10+15"``, or cards.
+
+    ``None`` or blank text gives ``None`` (nothing entered).
+
+    >>> entry_points(21), entry_points("10+11"), entry_points("A K"), entry_points(None)
+    (21, 21, 21, None)
+    """
+    return read_entry(entry, hand_points, seat=seat)
+
+
+def _closer(closer: Any, players: int) -> int:
+    """The one closer of a scored deal: a seat, or a list holding exactly one seat."""
+    if isinstance(closer, list | tuple):
+        closer = closer[0] if len(closer) == 1 else None
+    if closer is None or closer == "":
+        raise RuleError(N_("A scored deal has exactly one closer."))
+    return check_seat(closer, players, N_("closer"))
+
+
+def _in_hand(flag: Any, closer: int, players: int) -> bool:
+    """The closed-in-hand flag: a bool (or a form's word), or the closer's own seat."""
+    if flag is None or isinstance(flag, bool):
+        return bool(flag)
+    if isinstance(flag, str) and flag.strip().lower() in FLAG_WORDS:
+        return FLAG_WORDS[flag.strip().lower()]
+    seat = check_seat(flag, players, N_("player who closed in hand"))
+    if seat != closer:
+        raise RuleError(N_("%(player)s did not close: only the closer can close in hand."),
+                        seat=seat)
+    return True
+
+
+def _never_opened(seats: Any, players: int) -> set[int]:
+    """The seats that never opened: a collection of seats, or one bool per seat."""
+    if seats is None or seats == "":
+        return set()
+    if isinstance(seats, int | str):
+        seats = [seats]
+    seats = list(seats)
+    if seats and all(isinstance(s, bool) for s in seats):
+        check_length(seats, players, N_("never-opened flag"))
+        return {s for s, flag in enumerate(seats) if flag}
+    return {check_seat(s, players, N_("player who never opened")) for s in seats}
+
+
+def _penalties(points: Sequence[Any], closer: Any, never_opened: Any, closed_in_hand: Any, *,
+               doubles: bool, playing: set[int], columns: Sequence[Sequence[int]] = ()
+               ) -> tuple[list[int | None], int, set[int], bool]:
+    """Each seat's penalty (None for a seat not playing), the closer, never opened, in hand.
+
+    ``columns`` lists partners; the closer's partner pays 0 whatever their cards.
+    """
+    players = len(points)
+    closer = _closer(closer, players)
+    never = _never_opened(never_opened, players)
+    in_hand = _in_hand(closed_in_hand, closer, players)
+    entries = [read_entry(entry, hand_points, seat=seat) for seat, entry in enumerate(points)]
+    for seat in range(players):
+        if seat not in playing and (seat == closer or seat in never or entries[seat] is not None):
+            raise RuleError(N_("%(player)s is out of the match and takes no part in this deal."),
+                            seat=seat)
+    if closer in never:
+        raise RuleError(N_("%(player)s closed, so they cannot be marked as never opened."),
+                        seat=closer)
+    if entries[closer]:
+        raise RuleError(N_("%(player)s closed and pays no penalty, not %(points)s."),
+                        seat=closer, points=entries[closer])
+    exempt = next((set(c) for c in columns if closer in c), {closer})
+    factor = 2 if in_hand and doubles else 1
+    penalties: list[int | None] = []
+    for seat, h in enumerate(entries):
+        if seat not in playing:
+            penalties.append(None)
+        elif seat in exempt:
+            penalties.append(0)
+        elif seat in never:
+            penalties.append(NEVER_OPENED * factor)
+        elif h is None:
+            raise RuleError(N_("%(player)s: the penalty points are missing."), seat=seat)
+        elif h < 0:
+            raise RuleError(N_("%(player)s: penalty points cannot be negative."), seat=seat)
+        elif h == 0:
+            raise RuleError(N_("%(player)s did not close and so holds at least one card: 0 "
+                               "points is only for the one closer."), seat=seat)
+        else:
+            penalties.append(h * factor)
+    return penalties, closer, never, in_hand
+
+
+def score_deal(hand_points: Sequence[Any], *, closer: int, never_opened: Any,
+               closed_in_hand: bool = False, in_hand_doubles: bool = True) -> list[int]:
+    """Each seat's penalty for one deal.
+
+    ``hand_points`` has one entry per seat (an int, a sum or cards, see
+    :func:`entry_points`); the closer's and never-opened players' may be None.
+    ``never_opened`` is a collection of seats (a list or set; empty for none; a list
+    of one bool per seat is read as flags): each pays a flat 100 whatever their cards.
+    The closer pays 0. With ``closed_in_hand`` (a flag on the deal: the closer closed
+    in hand) and ``in_hand_doubles``, every opponent's penalty is doubled.
+
+    >>> score_deal([0, "A K", 7, None], closer=0, never_opened=[3])
+    [0, 21, 7, 100]
+    >>> score_deal([None, "A", 7, None], closer=0, never_opened={3}, closed_in_hand=True)
+    [0, 2, 14, 200]
+    >>> score_deal([5, 21], closer=0, never_opened=())
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.core.RuleError: seat 0 closed and pays no penalty, not 5.
+    """
+    penalties, *_ = _penalties(hand_points, closer, never_opened, closed_in_hand,
+                               doubles=in_hand_doubles, playing=set(range(len(hand_points))))
+    return [p or 0 for p in penalties]
+
+
+def _clean_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RuleError(N_("Scala 40 is played by 2 to 6 players, not %(players)s."),
+                        players=players)
+    unknown = set(options) - {o.key for o in OPTIONS}
+    if unknown:
+        raise RuleError(N_("Unknown option %(option)s."), option=sorted(unknown)[0])
+    opts = {o.key: o.clean(options.get(o.key)) for o in OPTIONS}
+    if opts["pairs"] and players != 4:
+        raise RuleError(N_("Pairs are played by 4 players."))
+    return opts
+
+
+class _Match:
+    """The running state of a match: totals per column, who is out, re-entries, events."""
+
+    def __init__(self, players: int, opts: dict[str, Any], first_dealer: int) -> None:
+        self.players, self.opts = players, opts
+        self.columns = PAIRS if opts["pairs"] else tuple((s,) for s in range(players))
+        self.column_of = {s: c for c, seats in enumerate(self.columns) for s in seats}
+        self.totals = [0] * len(self.columns)
+        self.out: dict[int, int] = {}  # column -> deal that put it out
+        self.reentries = [0] * len(self.columns)
+        self.events: list[dict[str, Any]] = []
+        self.dealer = first_dealer
+        self.scored = 0
+
+    @property
+    def elimination(self) -> bool:
+        return self.opts["end"] == "elimination"
+
+    @property
+    def columns_in(self) -> list[int]:
+        return [c for c in range(len(self.columns)) if c not in self.out]
+
+    @property
+    def seats_in(self) -> list[int]:
+        return [s for s in range(self.players) if self.column_of[s] not in self.out]
+
+    @property
+    def finished(self) -> bool:
+        if self.elimination:
+            return len(self.columns_in) <= 1
+        return self.scored == self.opts["deals"]
+
+    def reentry_total(self) -> int:
+        return max(self.totals[c] for c in self.columns_in)
+
+    def may_reenter(self) -> list[dict[str, int]]:
+        """The seats that may re-enter before the next deal, with the total they would get."""
+        if not (self.opts["reentry"] and not self.finished and len(self.columns_in) >= 2):
+            return []
+        return [{"seat": s, "total": self.reentry_total()} for s in range(self.players)
+                if self.column_of[s] in self.out
+                and self.reentries[self.column_of[s]] < self.opts["reentry_limit"]]
+
+    def reenter(self, seats: Any, number: int) -> set[int]:
+        """Apply the re-entries made before deal ``number``; the seats that re-entered."""
+        allowed = {entry["seat"] for entry in self.may_reenter()}
+        total = self.reentry_total()
+        back: set[int] = set()
+        for raw in seats or ():
+            seat = check_seat(raw, self.players, N_("re-entering player"))
+            column = self.column_of[seat]
+            if column not in self.out:
+                raise RuleError(N_("%(player)s is still in the match and cannot re-enter."),
+                                seat=seat)
+            if not self.opts["reentry"]:
+                raise RuleError(N_("%(player)s cannot re-enter: re-entry is off in this match."),
+                                seat=seat)
+            if seat not in allowed:
+                raise RuleError(N_("%(player)s has re-entered %(limit)s times, the most "
+                                   "allowed."), seat=seat, limit=self.opts["reentry_limit"])
+            del self.out[column]
+            self.totals[column] = total
+            self.reentries[column] += 1
+            back.update(self.columns[column])
+            self.events += [{"deal": number, "seat": s, "event": "reentry", "total": total}
+                            for s in self.columns[column]]
+        return back
+
+    def score(self, penalties: list[int | None], number: int) -> tuple[
+            tuple[int | None, ...], set[int]]:
+        """Add a deal's penalties per column; the points per column and the seats put out."""
+        points: list[int | None] = []
+        for column, seats in enumerate(self.columns):
+            if column in self.out:
+                points.append(None)
+            else:
+                paid = sum(penalties[s] or 0 for s in seats)
+                points.append(paid)
+                self.totals[column] += paid
+        self.scored += 1
+        gone: set[int] = set()
+        for column in self.columns_in if self.elimination else ():
+            if self.totals[column] >= self.opts["threshold"]:
+                self.out[column] = number
+                gone.update(self.columns[column])
+                self.events += [{"deal": number, "seat": s, "event": "out",
+                                 "total": self.totals[column]} for s in self.columns[column]]
+        return tuple(points), gone
+
+    def pass_deal(self) -> None:
+        """The deal passes to the next seat still in."""
+        seats_in = self.seats_in
+        self.dealer = next(s for k in range(1, self.players + 1)
+                           if (s := (self.dealer + k) % self.players) in seats_in)
+
+    def places(self) -> tuple[int, ...]:
+        """Lowest total first; a column out ranks after those in, later outs first."""
+        if not self.elimination:
+            return places(self.totals, higher_wins=False)
+        keys = [(1, -self.out[c], t) if c in self.out else (0, 0, t)
+                for c, t in enumerate(self.totals)]
+        return tuple(1 + sum(other < key for other in keys) for key in keys)
+
+
+def _notes(players: int, closer: int, in_hand: bool, never: set[int], gone: set[int],
+           back: set[int]) -> tuple[str, ...]:
+    def note(seat: int) -> str:
+        if seat == closer:
+            return CLOSED_IN_HAND if in_hand else CLOSED
+        if seat in never:
+            return DID_NOT_OPEN
+        return OUT if seat in gone else REENTERED if seat in back else ""
+    return tuple(note(seat) for seat in range(players))
+
+
+def _annulled(hand: Mapping[str, Any], number: int) -> bool:
+    """Whether the deal was annulled by stalemate; if so it carries no closer, flags or points."""
+    flag = hand.get("annulled")
+    if isinstance(flag, str):
+        flag = FLAG_WORDS.get(flag.strip().lower(), flag.strip() == "1")
+    if not flag:
+        return False
+    points = hand.get("points") or ()
+    if (hand.get("closer") not in (None, "") or hand.get("never_opened")
+            or hand.get("closed_in_hand") or any(p not in (None, "") for p in points)):
+        raise RuleError(N_("Deal %(number)s is annulled: it has no closer and no points."),
+                        number=number)
+    return True
+
+
+def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_dealer: int = 0,
+                **options: Any) -> Sheet:
+    """The sheet of a match from its deals' inputs, in order.
+
+    A scored deal is ``{"closer": seat, "points": [one entry per seat],
+    "never_opened": [seats], "closed_in_hand": bool, "reentries": [seats]}``. An
+    entry is a total, a sum or the cards left in hand (see :func:`entry_points`);
+    the closer's, the closer's partner's (with pairs) and never-opened players' may
+    be None, and a seat out of the match must have None; ``never_opened`` is as in
+    :func:`score_deal`. ``closed_in_hand`` is a flag on the deal: the closer closed in
+    hand (the closer's seat number is accepted too). ``reentries`` lists the seats
+    that re-enter before this deal (they then play it). A deal annulled by stalemate
+    is ``{"annulled": True}`` (``"reentries"`` allowed). Row.inputs keep the raw deal
+    and add ``"penalties"`` per seat.
+
+    >>> sheet = build_sheet(3, [{"closer": 0, "points": [None, "A K", 110]},
+    ...                         {"closer": 1, "points": [40, 0, None]}])
+    >>> sheet.totals, sheet.status["eliminated"], sheet.next.dealer, sheet.next.seats
+    ((40, 21, 110), [2], 0, (0, 1))
+    """
+    opts = _clean_options(players, options)
+    match = _Match(players, opts, check_seat(first_dealer, players, N_("first dealer")))
+    rows: list[Row] = []
+    for index, hand in enumerate(hands):
+        number = index + 1
+        if match.finished:
+            raise RuleError(N_("The match is over: deal %(number)s cannot be entered."),
+                            number=number)
+        back = match.reenter(hand.get("reentries"), number)
+        events = (REENTRY,) if back else ()
+        if _annulled(hand, number):
+            rows.append(Row(number, match.dealer, dict(hand), (None,) * len(match.columns),
+                            tuple(match.totals), annulled=True, events=(ANNULLED, *events)))
+        else:
+            raw = list(hand.get("points") or ())
+            check_length(raw, players, N_("points entry"))
+            penalties, closer, never, in_hand = _penalties(
+                raw, hand.get("closer"), hand.get("never_opened"), hand.get("closed_in_hand"),
+                doubles=opts["in_hand_doubles"], playing=set(match.seats_in),
+                columns=match.columns)
+            points, gone = match.score(penalties, number)
+            events += ((DOUBLED,) if in_hand and opts["in_hand_doubles"] else ()) + (
+                (ELIMINATION,) if gone else ())
+            rows.append(Row(number, match.dealer, {**hand, "penalties": penalties}, points,
+                            tuple(match.totals), _notes(players, closer, in_hand, never, gone,
+                                                        back), events=events))
+        match.pass_deal()
+    return _sheet(players, opts, match, rows, len(hands) + 1)
+
+
+def _sheet(players: int, opts: dict[str, Any], match: _Match, rows: list[Row],
+           number: int) -> Sheet:
+    ranks = match.places()
+    finished = match.finished
+    may_reenter = match.may_reenter()
+    threshold = opts["threshold"] if match.elimination else None
+    return Sheet(
+        game="scala40", players=players, options=opts, columns=match.columns, rows=tuple(rows),
+        totals=tuple(match.totals), places=ranks, finished=finished,
+        winners=tuple(c for c, r in enumerate(ranks) if r == 1) if finished else (),
+        next=None if finished else Next(number, match.dealer, tuple(match.seats_in), {
+            "seats_in": match.seats_in, "may_reenter": may_reenter, "threshold": threshold,
+            "in_hand_doubles": opts["in_hand_doubles"], "pairs": opts["pairs"],
+        }),
+        status={
+            "end": opts["end"], "threshold": threshold,
+            "deals": None if match.elimination else opts["deals"],
+            "played": match.scored, "annulled": sum(r.annulled for r in rows),
+            "seats_in": match.seats_in,
+            "eliminated": [s for s in range(players) if s not in match.seats_in],
+            "reentries": [match.reentries[match.column_of[s]] for s in range(players)],
+            "reentry_limit": opts["reentry_limit"] if opts["reentry"] else None,
+            "may_reenter": may_reenter, "events": match.events,
+        },
+    )
+
+
+GAME = Game(
+    key="scala40", name="Scala 40", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    options=OPTIONS, clockwise=True, build_sheet=build_sheet,
+)

@@ -72,7 +72,7 @@ class SeatValuesForm(HandForm):
 class MatchForm(FlaskForm):
     """A new match: players in turn order, the first dealer, the place, the options."""
 
-    players = FieldList(StringField(), min_entries=0, max_entries=10)
+    players = FieldList(StringField(), min_entries=0, max_entries=30)
     first_dealer = IntegerField(default=0, validators=[Optional()])
     place = StringField(_l("Place"), validators=[Optional(), Length(max=PLACE_LENGTH)])
 

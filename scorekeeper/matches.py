@@ -32,6 +32,20 @@ def ranking_of(sheet: Any) -> list[tuple[int, int]]:
     return sorted((place, column) for column, place in enumerate(sheet.places))
 
 
+@bp.app_template_global()
+def error_messages(form: Any) -> list[str]:
+    """Every message of a form, its own and its fields', nested lists flattened."""
+    def flatten(errors: Any) -> list[str]:
+        if isinstance(errors, dict):
+            return [m for value in errors.values() for m in flatten(value)]
+        if isinstance(errors, list | tuple):
+            return [m for value in errors for m in flatten(value)]
+        return [str(errors)]
+
+    return flatten(list(form.form_errors)) + flatten(
+        {k: v for k, v in form.errors.items() if k is not None})
+
+
 @bp.app_template_filter()
 def extract(index: int, container: Any) -> Any:
     """``container[index]``: turns seats into names with ``map('extract', names)``."""

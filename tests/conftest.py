@@ -14,6 +14,7 @@ from flask_migrate import upgrade
 
 from scorekeeper import create_app
 from scorekeeper.db import db
+from scorekeeper.rules import GAMES
 
 
 def database_url(tmp_path) -> str:
@@ -68,7 +69,11 @@ class Table:
                   **options: Any) -> str:
         data = {"game": game, "first_dealer": first_dealer, "action": "start"}
         data.update({f"players-{i}": n for i, n in enumerate(names)})
-        data.update({f"opt_{k}": v for k, v in options.items() if v is not False})
+        chosen = {o.key: o.default for o in GAMES[game].options}
+        chosen.update(options)
+        # An unticked checkbox is simply not sent.
+        data.update({f"opt_{k}": ("y" if v is True else v) for k, v in chosen.items()
+                     if v is not False and v is not None})
         response = self.post("/matches/new", data)
         assert response.status_code == 303, response.get_data(as_text=True)[:2000]
         return response.headers["Location"].rsplit("/", 1)[1]

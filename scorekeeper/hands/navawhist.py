@@ -1,4 +1,4 @@
-"""Entering and correcting hands: each step is checked by the rules engine, then stored."""
+"""Navawhist at the table: bids one player at a time, then tricks, and corrections."""
 
 from __future__ import annotations
 
@@ -7,27 +7,20 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
-from .forms import BidForm, SeatValuesForm, whole
-from .i18n import rule_message
-from .matches import after_change, get_match, refuse, render_sheet
-from .models import Match
-from .rules import RuleError, Sheet, navawhist
-from .scoring import Conflict, compute_sheet, save_hand
+from ..forms import BidForm, SeatValuesForm, whole
+from ..i18n import rule_message
+from ..matches import after_change, get_match, refuse, render_sheet
+from ..models import Match
+from ..rules import RuleError, Sheet, navawhist
+from ..scoring import Conflict, compute_sheet, save_hand
+from . import check_form, stored_inputs
 
-bp = Blueprint("hands", __name__)
+bp = Blueprint("navawhist", __name__)
 
 
 def _pending(match: Match, number: int) -> dict[str, Any]:
     """A copy of the inputs of hand ``number`` if it is stored, else an empty hand."""
-    if number <= len(match.hands):
-        return dict(match.hands[number - 1].data)
-    return {"bids": [None] * len(match.seats), "tricks": None}
-
-
-def _checked_form(form: Any, match: Match) -> None:
-    """Raise Conflict unless the form is complete and was made for the sheet as it is now."""
-    if not form.validate() or form.version.data != match.version:
-        raise Conflict
+    return stored_inputs(match, number, {"bids": [None] * len(match.seats), "tricks": None})
 
 
 @bp.post("/matches/<match_id>/bid")
@@ -36,7 +29,7 @@ def bid(match_id: str):
     match = get_match(match_id)
     form = BidForm()
     try:
-        _checked_form(form, match)
+        check_form(form, match)
         sheet = compute_sheet(match)
         if sheet.next is None or form.number.data != sheet.next.number \
                 or form.seat.data != sheet.next.info.get("bidder"):
@@ -59,7 +52,7 @@ def tricks(match_id: str):
     preview = request.form.get("action") == "preview"
     chosen = form.seat_values(len(match.seats))
     try:
-        _checked_form(form, match)
+        check_form(form, match)
         sheet = compute_sheet(match)
         if sheet.next is None or form.number.data != sheet.next.number \
                 or sheet.next.info.get("phase") != "tricks":
@@ -85,7 +78,7 @@ def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, A
             row = compute_sheet(match, hands).rows[form.number.data - 1]
         except RuleError as exc:
             error = exc
-    return render_template("hands/_tricks.html", match=match, sheet=sheet, names=match.names,
+    return render_template("hands/_tricks_navawhist.html", match=match, sheet=sheet, names=match.names,
                            form=form, chosen=data["tricks"], left=left, row=row,
                            error=error and rule_message(error, match.names)), 200
 
@@ -106,12 +99,12 @@ def edit(match_id: str, number: int):
     if request.method == "POST":
         values = {"bids": form.seat_values(players, "bids"), "values": form.seat_values(players)}
         try:
-            _checked_form(form, match)
+            check_form(form, match)
             data = {"bids": values["bids"], "tricks": values["values"],
                     "trump": form.trump.data or None}
             save_hand(match, number, data, expected=form.version.data, kind="correct")
         except (RuleError, Conflict) as error:
-            return refuse(match, error, form=form, template="hands/edit.html", values=values)
+            return refuse(match, error, form=form, template="hands/edit_navawhist.html", values=values)
         return after_change(match)
-    return render_sheet(match, form=form, template="hands/edit.html", values=values)
+    return render_sheet(match, form=form, template="hands/edit_navawhist.html", values=values)
 

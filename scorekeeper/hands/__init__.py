@@ -1,0 +1,41 @@
+"""Entering and correcting hands: one module and blueprint per game, sharing these helpers.
+
+Every step is checked by the rules engine (through :func:`scorekeeper.scoring.save_hand`)
+before it is stored; a form carries the version of the sheet it was made for.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import Blueprint
+
+from ..models import Match
+from ..scoring import Conflict
+
+
+def stored_inputs(match: Match, number: int, empty: dict[str, Any]) -> dict[str, Any]:
+    """A copy of the inputs of hand ``number`` if it is stored, else ``empty``."""
+    if number <= len(match.hands):
+        return dict(match.hands[number - 1].data)
+    return dict(empty)
+
+
+def check_form(form: Any, match: Match) -> None:
+    """Raise Conflict unless the form is complete and was made for the sheet as it is now."""
+    if not form.validate() or form.version.data != match.version:
+        raise Conflict
+
+
+def stored_hand(match: Match, number: int) -> dict[str, Any] | None:
+    """The inputs of hand ``number`` when it is stored, else None."""
+    if 1 <= number <= len(match.hands):
+        return match.hands[number - 1].data
+    return None
+
+
+def blueprints() -> list[Blueprint]:
+    """The entry blueprints of every game."""
+    from . import cavallore, fortyfive, navawhist, quarantotto, scala40
+
+    return [module.bp for module in (navawhist, quarantotto, scala40, fortyfive, cavallore)]

@@ -16,6 +16,7 @@ from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form, stored_inputs
 
 bp = Blueprint("navawhist", __name__)
+EDIT = "hands/edit_navawhist.html"
 
 
 def _pending(match: Match, number: int) -> dict[str, Any]:
@@ -78,8 +79,8 @@ def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, A
             row = compute_sheet(match, hands).rows[form.number.data - 1]
         except RuleError as exc:
             error = exc
-    return render_template("hands/_tricks_navawhist.html", match=match, sheet=sheet, names=match.names,
-                           form=form, chosen=data["tricks"], left=left, row=row,
+    return render_template("hands/_tricks_navawhist.html", match=match, sheet=sheet,
+                           names=match.names, form=form, chosen=data["tricks"], left=left, row=row,
                            error=error and rule_message(error, match.names)), 200
 
 
@@ -104,7 +105,7 @@ def edit(match_id: str, number: int):
                     "trump": form.trump.data or None}
             save_hand(match, number, data, expected=form.version.data, kind="correct")
         except (RuleError, Conflict) as error:
-            return refuse(match, error, form=form, template="hands/edit_navawhist.html", values=values)
+            return refuse(match, error, form=form, template=EDIT, values=values)
         return after_change(match)
-    return render_sheet(match, form=form, template="hands/edit_navawhist.html", values=values)
+    return render_sheet(match, form=form, template=EDIT, values=values)
 

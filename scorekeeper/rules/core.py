@@ -88,9 +88,12 @@ class Option:
             return bool(value)
         if self.kind in ("int", "choice") and not isinstance(self.default, str):
             try:
-                value = int(value)
+                number = int(value)
             except (TypeError, ValueError):
-                raise RuleError(N_("%(option)s must be a whole number."), option=self.label) from None
+                number = None
+            if number is None or isinstance(value, float) and value != number:
+                raise RuleError(N_("%(option)s must be a whole number."), option=self.label)
+            value = number
         if self.choices and value not in self.choices:
             raise RuleError(N_("%(option)s: %(value)s is not one of the choices."),
                             option=self.label, value=value)
@@ -214,9 +217,12 @@ def check_seat(seat: Any, players: int, what: str) -> int:
     2
     """
     try:
-        seat = int(seat)
+        number = int(seat)
     except (TypeError, ValueError):
-        raise RuleError(N_("The %(what)s must be a seat number."), what=what) from None
+        number = None
+    if number is None or isinstance(seat, float) and seat != number:
+        raise RuleError(N_("The %(what)s must be a seat number."), what=what)
+    seat = number
     if not 0 <= seat < players:
         raise RuleError(N_("The %(what)s must be a seat from 0 to %(last)s."),
                         what=what, last=players - 1)

@@ -16,6 +16,7 @@ from .core import (
     Sheet,
     check_count,
     check_length,
+    check_seat,
     places,
     running_totals,
 )
@@ -95,7 +96,7 @@ def tricks_left(cards: int, tricks: Sequence[Any]) -> int:
     >>> tricks_left(5, [2, None, "1"])
     2
     """
-    given = [int(t) for t in tricks if isinstance(t, int) or str(t).strip().isdigit()]
+    given = [int(t) for t in tricks if isinstance(t, int) or str(t).strip().isdecimal()]
     return cards - sum(given)
 
 
@@ -131,7 +132,8 @@ def _check_hand(cards: int, bids: Sequence[Any], tricks: Sequence[Any]) -> tuple
     return bids, tricks
 
 
-def score_cases(cards: int, bids: Sequence[int], tricks: Sequence[int]) -> tuple[list[int], list[str]]:
+def score_cases(cards: int, bids: Sequence[int],
+                tricks: Sequence[int]) -> tuple[list[int], list[str]]:
     """Points and the case that gave them, per seat (no check of the dealer's restriction).
 
     >>> score_cases(5, [0, 0, 4], [3, 2, 0])
@@ -173,7 +175,8 @@ def score_hand(cards: int, bids: Sequence[int], tricks: Sequence[int], *,
     >>> score_hand(3, [0, 3, 3], [3, 0, 0])
     [0, 0, 0]
     """
-    if hook and len(bids) and sum(int(b) for b in bids) == cards:
+    checked, _tricks = _check_hand(cards, bids, tricks)
+    if hook and checked and sum(checked) == cards:
         raise RuleError(N_("The bids add up to the %(cards)s cards dealt, which the dealer's "
                            "restriction forbids."), cards=cards)
     return score_cases(cards, bids, tricks)[0]
@@ -210,6 +213,7 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     ((3, 0), 2, 2)
     """
     schedule = deal_schedule(players)
+    first_dealer = check_seat(first_dealer, players, N_("first dealer"))
     if len(hands) > len(schedule):
         raise RuleError(N_("A Navawhist match of %(players)s players has %(hands)s hands."),
                         players=players, hands=len(schedule))

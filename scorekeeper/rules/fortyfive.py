@@ -1,0 +1,401 @@
+"""Forty-Five: five tricks a hand, 5 points a trick, 10 for the bonus (RULES.md, Forty-Five).
+
+Cards rank in an unusual order: the 5 of trumps is the best card, then the Jack of
+trumps, then the A♥ (a trump whatever the trump suit), and red and black suits run
+in opposite directions. The trick helper only ever sees cards that were played: a
+robbed Ace or the dealer's discard is never "played", so it needs no special case.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from .cards import SUITS, Card, parse_cards, suit_symbol
+from .core import (
+    N_,
+    Game,
+    Next,
+    Option,
+    Row,
+    RuleError,
+    Sheet,
+    check_count,
+    check_seat,
+    places,
+)
+
+MIN_PLAYERS, MAX_PLAYERS = 2, 6
+TRICKS = 5
+TRICK_POINTS, BONUS_POINTS = 5, 10
+ACE_OF_HEARTS = Card("A", "♥")
+RED = ("♥", "♦")
+
+# Trumps after 5, J, A♥ (and the trump Ace), K, Q: the small cards of a red or black suit.
+RED_TRUMP_TAIL = ("10", "9", "8", "7", "6", "4", "3", "2")
+BLACK_TRUMP_TAIL = ("2", "3", "4", "6", "7", "8", "9", "10")
+# Suits that are not trump, high to low: red runs high to low with a low Ace (the A♥ is
+# always a trump), black runs low to high after K Q J A.
+RED_OFF = ("K", "Q", "J", "10", "9", "8", "7", "6", "5", "4", "3", "2", "A")
+BLACK_OFF = ("K", "Q", "J", "A", "2", "3", "4", "5", "6", "7", "8", "9", "10")
+
+TARGETS = (45, 120, 125)
+TARGET = Option("target", N_("Target"), "choice", 45, choices=TARGETS,
+                help=N_("The first side at or above this total at the end of a hand wins."))
+JINK = Option("jink", N_("Jink"), "bool", False,
+              help=N_("A side that takes all five tricks in a hand wins at once."))
+THREE_PAIRS = Option("three_pairs", N_("Three pairs"), "bool", False, players=(6,),
+                     help=N_("Six players play in three pairs (seats 0 and 3, 1 and 4, 2 and 5) "
+                             "instead of three against three."))
+
+NO_TRUMP = N_("no trump played")
+ALL_FIVE = N_("all five tricks")
+TIE_AT_TOP = N_("tie at the top: play goes on")
+
+
+def _trumps(trump: str) -> list[Card]:
+    top = [Card("5", trump), Card("J", trump), ACE_OF_HEARTS]
+    if trump != "♥":
+        top.append(Card("A", trump))
+    tail = RED_TRUMP_TAIL if trump in RED else BLACK_TRUMP_TAIL
+    return top + [Card(rank, trump) for rank in ("K", "Q") + tail]
+
+
+def _off_suit(suit: str) -> list[Card]:
+    ranks = RED_OFF if suit in RED else BLACK_OFF
+    return [Card(rank, suit) for rank in ranks if Card(rank, suit) != ACE_OF_HEARTS]
+
+
+def rank_table(trump: str) -> dict[str, list[str]]:
+    """The order of every card, high to low, for a trump suit: the sheet's printed table.
+
+    ``"trumps"`` comes first, then each other suit (in ♠ ♥ ♦ ♣ order) as cards.
+
+    >>> table = rank_table("D")
+    >>> " ".join(table["trumps"])
+    '5♦ J♦ A♥ A♦ K♦ Q♦ 10♦ 9♦ 8♦ 7♦ 6♦ 4♦ 3♦ 2♦'
+    >>> " ".join(table["♥"])
+    'K♥ Q♥ J♥ 10♥ 9♥ 8♥ 7♥ 6♥ 5♥ 4♥ 3♥ 2♥'
+    >>> " ".join(table["♣"])
+    'K♣ Q♣ J♣ A♣ 2♣ 3♣ 4♣ 5♣ 6♣ 7♣ 8♣ 9♣ 10♣'
+    """
+    trump = suit_symbol(trump)
+    table = {"trumps": [str(c) for c in _trumps(trump)]}
+    table.update({s: [str(c) for c in _off_suit(s)] for s in SUITS if s != trump})
+    return table
+
+
+def _card(card: Card | str) -> Card:
+    card = parse_cards([card])[0]
+    if card.suit is None:
+        raise RuleError(N_("The card %(card)s has no suit."), card=str(card))
+    return card
+
+
+def _check_distinct(tricks: Sequence[Sequence[Card]]) -> None:
+    seen: set[Card] = set()
+    for trick in tricks:
+        for card in trick:
+            if card in seen:
+                raise RuleError(N_("The card %(card)s is played twice."), card=str(card))
+            seen.add(card)
+
+
+def _cards(cards: str | Iterable[Card | str]) -> list[Card]:
+    checked = [_card(c) for c in parse_cards(cards)]
+    _check_distinct([checked])
+    return checked
+
+
+def trump_rank(trump: str, card: Card | str) -> int | None:
+    """A trump's place among the trumps (1 is the best, the 5), or None for a non-trump.
+
+    >>> trump_rank("S", "5S"), trump_rank("S", "AH"), trump_rank("S", "10S"), trump_rank("S", "KD")
+    (1, 3, 14, None)
+    """
+    card, trump = _card(card), suit_symbol(trump)
+    trumps = _trumps(trump)
+    return trumps.index(card) + 1 if card in trumps else None
+
+
+def _strength(trump: str, led: str, card: Card) -> tuple[int, int]:
+    """A sort key: trumps beat the led suit, which beats the other suits."""
+    trumps = _trumps(trump)
+    if card in trumps:
+        return 2, -trumps.index(card)
+    if card.suit == led:
+        return 1, -_off_suit(led).index(card)
+    return 0, 0
+
+
+def trick_winner(trump: str, cards: str | Iterable[Card | str]) -> int:
+    """The index of the card that wins a trick; ``cards[0]`` was led.
+
+    The highest trump wins; with no trump, the highest card of the led suit.
+
+    >>> trick_winner("H", "KH 5H JD")
+    1
+    >>> trick_winner("C", "2D AD KS")
+    0
+    >>> trick_winner("S", "3C 2C AC")
+    2
+    """
+    trump = suit_symbol(trump)
+    played = _cards(cards)
+    if not played:
+        raise RuleError(N_("A trick needs at least one card."))
+    led = played[0].suit or ""
+    keys = [_strength(trump, led, c) for c in played]
+    return keys.index(max(keys))
+
+
+def best_trump(trump: str, tricks: Sequence[str | Iterable[Card | str]]) -> tuple[int, Card] | None:
+    """The best trump played in a hand: the bonus trick's index and the card, or None.
+
+    >>> best_trump("D", ["KD 2C 3C", "AH 5C 6C"])
+    (1, Card(rank='A', suit='♥'))
+    >>> best_trump("D", ["KS 2C 3C"]) is None
+    True
+    """
+    trump = suit_symbol(trump)
+    played = [_cards(trick) for trick in tricks]
+    _check_distinct(played)
+    best: tuple[int, int, Card] | None = None
+    for index, trick in enumerate(played):
+        for card in trick:
+            rank = trump_rank(trump, card)
+            if rank is not None and (best is None or rank < best[0]):
+                best = (rank, index, card)
+    return None if best is None else (best[1], best[2])
+
+
+def play_tricks(trump: str, leader: int, players: int,
+                plays: Sequence[str | Iterable[Card | str]]) -> tuple[list[int], int | None]:
+    """The seat that won each trick and the seat that won the bonus trick (None: no trump).
+
+    ``plays`` lists the tricks played so far (at most 5), each with one card per
+    player in the order played; ``leader`` leads the first, and whoever wins a trick
+    leads the next.
+
+    >>> play_tricks("H", 0, 2, ["2H 3H", "KS 5S", "AD 2D", "7C 10C", "AH 5H"])
+    ([1, 1, 0, 0, 1], 1)
+    """
+    trump = suit_symbol(trump)
+    sides(players)
+    leader = check_seat(leader, players, N_("leader"))
+    if len(plays) > TRICKS:
+        raise RuleError(N_("A hand has %(tricks)s tricks, not %(got)s."),
+                        tricks=TRICKS, got=len(plays))
+    tricks = [_cards(trick) for trick in plays]
+    _check_distinct(tricks)
+    winners = []
+    for number, trick in enumerate(tricks, start=1):
+        if len(trick) != players:
+            raise RuleError(N_("Trick %(number)s has %(got)s cards; %(players)s expected."),
+                            number=number, got=len(trick), players=players)
+        leader = (leader + trick_winner(trump, trick)) % players
+        winners.append(leader)
+    best = best_trump(trump, tricks)
+    return winners, None if best is None else winners[best[0]]
+
+
+def sides(players: int, *, three_pairs: bool = False) -> list[list[int]]:
+    """The seats of each side: alone for 2, 3 or 5 players; partners alternate for 4 and 6.
+
+    ``three_pairs`` applies to 6 players only and is ignored for other tables (as
+    :meth:`Game.clean_options` does for an option that does not apply).
+
+    >>> sides(3), sides(4), sides(6), sides(6, three_pairs=True)
+    ([[0], [1], [2]], [[0, 2], [1, 3]], [[0, 2, 4], [1, 3, 5]], [[0, 3], [1, 4], [2, 5]])
+    """
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise RuleError(N_("Forty-Five is played by 2 to 6 players, not %(players)s."),
+                        players=players)
+    if players == 6 and three_pairs:
+        return [[0, 3], [1, 4], [2, 5]]
+    if players in (4, 6):
+        return [[0, 2, 4][: players // 2], [1, 3, 5][: players // 2]]
+    return [[seat] for seat in range(players)]
+
+
+def score_hand(tricks: Sequence[Any], bonus: Any, *,
+               columns: Sequence[Sequence[int]] | None = None) -> list[int]:
+    """Each side's points: 5 a trick, 10 instead for the bonus trick.
+
+    ``tricks[i]`` is what side i took (they add up to 5) and ``bonus`` the side that
+    took the best trump's trick, or None when no trump was played. ``columns`` (the
+    seats of each side) only names a player in errors (default: side i is seat i).
+
+    >>> score_hand([3, 2], 0), score_hand([3, 2], 1), score_hand([1, 0, 4], None)
+    ([20, 10], [15, 15], [5, 0, 20])
+    >>> score_hand([0, 5], 0)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.core.RuleError: seat 0: took no trick and cannot have the bonus.
+    """
+    names = [list(c) for c in columns] if columns is not None else [[i] for i in range(len(tricks))]
+    if len(names) != len(tricks):
+        raise RuleError(N_("Give one trick count per side: %(sides)s expected, %(got)s given."),
+                        sides=len(names), got=len(tricks))
+    counts = [check_count(t, 0, TRICKS, seat=names[i][0], what=N_("tricks"))
+              for i, t in enumerate(tricks)]
+    if sum(counts) != TRICKS:
+        raise RuleError(N_("The tricks add up to %(total)s; they must add up to %(tricks)s."),
+                        total=sum(counts), tricks=TRICKS)
+    points = [TRICK_POINTS * c for c in counts]
+    if bonus is not None:
+        side = check_count(bonus, 0, len(counts) - 1, seat=None, what=N_("bonus side"))
+        if counts[side] == 0:
+            raise RuleError(N_("%(player)s: took no trick and cannot have the bonus."),
+                            seat=names[side][0])
+        points[side] += BONUS_POINTS - TRICK_POINTS
+    return points
+
+
+def _no_trump(value: Any) -> bool:
+    return value is None or value == ""
+
+
+def _list(hand: Mapping[str, Any], key: str, length: int, what: str) -> list[Any]:
+    """``hand[key]`` as a list of ``length`` entries, or RuleError naming ``what``."""
+    value = hand[key]
+    if isinstance(value, str | bytes) or not isinstance(value, Sequence):
+        raise RuleError(N_("Give the %(what)s as a list."), what=what)
+    if len(value) != length:
+        raise RuleError(N_("Give %(expected)s %(what)s: %(got)s given."),
+                        expected=length, what=what, got=len(value))
+    return list(value)
+
+
+def _read_hand(players: int, columns: list[list[int]], dealer: int,
+               hand: Mapping[str, Any]) -> tuple[list[int], int | None, dict[str, Any]]:
+    """A hand's tricks and bonus per side, and its checked inputs, from any of its forms."""
+    forms = [key for key in ("plays", "trick_winners", "side_tricks") if key in hand]
+    if len(forms) != 1:
+        raise RuleError(N_("Enter a hand as the cards played, the winner of each trick, or the "
+                           "tricks per side: exactly one of them."))
+    if forms[0] == "side_tricks":
+        if "bonus_side" not in hand:
+            raise RuleError(N_("Say which side won the bonus trick, or that no trump was played."))
+        raw = _list(hand, "side_tricks", len(columns), N_("trick counts, one per side,"))
+        bonus = None if _no_trump(hand["bonus_side"]) else hand["bonus_side"]
+        score_hand(raw, bonus, columns=columns)
+        tricks, bonus_side = [int(t) for t in raw], None if bonus is None else int(bonus)
+        return tricks, bonus_side, {"side_tricks": tricks, "bonus_side": bonus_side}
+    inputs: dict[str, Any] = {}
+    if forms[0] == "plays":
+        if _no_trump(hand.get("trump")):
+            raise RuleError(N_("Give the trump suit."))
+        trump = suit_symbol(str(hand["trump"]))
+        leader = hand.get("leader")
+        leader = (dealer + 1) % players if _no_trump(leader) else leader
+        leader = check_seat(leader, players, N_("leader"))
+        plays = _list(hand, "plays", TRICKS, N_("tricks"))
+        winners, bonus_seat = play_tricks(trump, leader, players, plays)
+        inputs = {"trump": trump, "leader": leader,
+                  "plays": [[str(c) for c in parse_cards(p)] for p in plays]}
+    else:
+        if "bonus_seat" not in hand:
+            raise RuleError(N_("Say who won the bonus trick, or that no trump was played."))
+        raw = _list(hand, "trick_winners", TRICKS, N_("trick winners"))
+        winners = [check_seat(s, players, N_("trick winner")) for s in raw]
+        bonus_seat = None
+        if not _no_trump(hand["bonus_seat"]):
+            bonus_seat = check_seat(hand["bonus_seat"], players, N_("bonus trick's winner"))
+            if bonus_seat not in winners:
+                raise RuleError(N_("%(player)s: took no trick and cannot have the bonus."),
+                                seat=bonus_seat)
+    side_of = {seat: i for i, side in enumerate(columns) for seat in side}
+    tricks = [sum(side_of[w] == i for w in winners) for i in range(len(columns))]
+    bonus_side = None if bonus_seat is None else side_of[bonus_seat]
+    inputs.update({"trick_winners": winners, "bonus_seat": bonus_seat,
+                   "side_tricks": tricks, "bonus_side": bonus_side})
+    return tricks, bonus_side, inputs
+
+
+def _winner(totals: Sequence[int], target: int) -> tuple[int | None, list[int]]:
+    """The winning side after a hand, or None and the sides tied at the top."""
+    passed = [t for t in totals if t >= target]
+    if not passed:
+        return None, []
+    top = [i for i, t in enumerate(totals) if t == max(passed)]
+    return (top[0], []) if len(top) == 1 else (None, top)
+
+
+def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_dealer: int = 0,
+                target: int = 45, jink: bool = False, three_pairs: bool = False) -> Sheet:
+    """The sheet of a match from its hands' inputs, in order; one column per side.
+
+    A hand is given in exactly one of three forms:
+
+    - ``{"trick_winners": [seat] * 5, "bonus_seat": seat or None}``: the seat that
+      won each trick, and the seat that won the best trump's trick (None or "": no
+      trump was played; the key is required);
+    - ``{"side_tricks": [count per side], "bonus_side": side or None}``: tricks per
+      side (column), adding up to 5, and the side that won the bonus trick;
+    - ``{"trump": suit, "plays": [cards of each trick in play order] * 5,
+      "leader": seat}``: the cards played (text or lists of tokens); the winners and
+      the bonus come from :func:`play_tricks`. ``leader`` defaults to the seat after
+      the dealer.
+
+    The bonus must go to a seat (or side) that took a trick. After each hand the first
+    side at or above ``target`` wins, the higher total when several pass it; a tie at
+    the top plays on. With ``jink``, a side taking all five tricks wins at once.
+
+    >>> sheet = build_sheet(4, [{"trick_winners": [0, 1, 2, 2, 3], "bonus_seat": 1},
+    ...                         {"side_tricks": [5, 0], "bonus_side": 0}], jink=True)
+    >>> sheet.columns, [r.points for r in sheet.rows], sheet.totals, sheet.winners
+    (((0, 2), (1, 3)), [(15, 15), (30, 0)], (45, 15), (0,))
+    """
+    three_pairs = THREE_PAIRS.clean(three_pairs)
+    columns = sides(players, three_pairs=three_pairs)
+    three_pairs = players == 6 and three_pairs
+    target, jink = TARGET.clean(target), JINK.clean(jink)
+    first_dealer = check_seat(first_dealer, players, N_("first dealer"))
+    rows: list[Row] = []
+    totals = [0] * len(columns)
+    winner: int | None = None
+    tied: list[int] = []
+    by_jink = False
+    for index, hand in enumerate(hands):
+        if winner is not None:
+            raise RuleError(N_("The match is over: hand %(number)s comes after its end."),
+                            number=index + 1)
+        dealer = (first_dealer + index) % players
+        tricks, bonus, inputs = _read_hand(players, columns, dealer, hand)
+        points = score_hand(tricks, bonus, columns=columns)
+        totals = [t + p for t, p in zip(totals, points, strict=True)]
+        events = [NO_TRUMP] if bonus is None else []
+        if TRICKS in tricks:
+            events.append(ALL_FIVE)
+        if jink and TRICKS in tricks:
+            winner, tied, by_jink = tricks.index(TRICKS), [], True
+        else:
+            winner, tied = _winner(totals, target)
+        if tied:
+            events.append(TIE_AT_TOP)
+        rows.append(Row(index + 1, dealer, inputs, tuple(points), tuple(totals),
+                        events=tuple(events)))
+    finished = winner is not None
+    dealer = (first_dealer + len(rows)) % players
+    # The winner comes first even when a jink won it below another side's total.
+    ranking = [max(totals) + 1 if i == winner else t for i, t in enumerate(totals)]
+    return Sheet(
+        game="fortyfive", players=players,
+        options={"target": target, "jink": jink, "three_pairs": three_pairs},
+        columns=tuple(tuple(side) for side in columns), rows=tuple(rows), totals=tuple(totals),
+        places=places(ranking), finished=finished,
+        winners=(winner,) if winner is not None else (),
+        next=None if finished else Next(len(rows) + 1, dealer, tuple(range(players)), {
+            "sides": columns, "leader": (dealer + 1) % players, "tricks": TRICKS,
+        }),
+        status={"target": target, "jink": jink, "three_pairs": three_pairs,
+                "tie_goes_on": bool(tied), "tied": tied, "won_by_jink": by_jink,
+                "played": len(rows)},
+    )
+
+
+GAME = Game(
+    key="fortyfive", name="Forty-Five", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    options=(TARGET, JINK, THREE_PAIRS), clockwise=True, build_sheet=build_sheet,
+)

@@ -8,6 +8,7 @@ from flask import Blueprint, abort, jsonify, redirect, render_template, request,
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from .charts import running_chart
 from .db import db
 from .forms import StepForm, match_form
 from .i18n import rule_message
@@ -18,6 +19,9 @@ from .scoring import Conflict, compute_sheet, reopen, sheet_json, undo
 bp = Blueprint("matches", __name__)
 HOME_LIMIT = 30
 ROW_ACTIONS = ("up", "remove")
+
+
+bp.add_app_template_global(running_chart)
 
 
 @bp.app_template_global()

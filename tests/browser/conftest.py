@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -40,18 +40,24 @@ def browser() -> Iterator[Browser]:
         browser.close()
 
 
-def new_page(browser: Browser, *, locale: str = "en-GB", dark: bool = False,
-             javascript: bool = True) -> Page:
-    """A phone-sized page (390x844) in its own context."""
-    context = browser.new_context(
-        viewport=PHONE, locale=locale, color_scheme="dark" if dark else "light",
-        java_script_enabled=javascript, device_scale_factor=1)
-    context.set_default_timeout(10_000)
-    return context.new_page()
+@pytest.fixture
+def make_page(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Makes phone-sized pages (390x844), each in its own context, closed after the test."""
+    contexts = []
+
+    def make(*, locale: str = "en-GB", dark: bool = False, javascript: bool = True) -> Page:
+        context = browser.new_context(
+            viewport=PHONE, locale=locale, color_scheme="dark" if dark else "light",
+            java_script_enabled=javascript, device_scale_factor=1, bypass_csp=True)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
 
 
 @pytest.fixture
-def page(browser: Browser) -> Iterator[Page]:
-    page = new_page(browser)
-    yield page
-    page.context.close()
+def page(make_page: Callable[..., Page]) -> Page:
+    return make_page()

@@ -1,0 +1,62 @@
+"""Small inline SVG charts drawn from a computed sheet: no JavaScript, no chart library."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .rules import Sheet
+
+WIDTH, HEIGHT, PAD = 320, 140, 24
+
+
+@dataclass(frozen=True)
+class Series:
+    """One column's running totals as SVG polyline points."""
+
+    column: int
+    points: str
+    last: tuple[float, float]
+    total: int
+
+
+@dataclass(frozen=True)
+class LineChart:
+    """Running totals after each hand, scaled to a WIDTH x HEIGHT box."""
+
+    series: tuple[Series, ...]
+    zero: float
+    top: int
+    bottom: int
+    hands: int
+    width: int = WIDTH
+    height: int = HEIGHT
+
+
+def running_chart(sheet: Sheet) -> LineChart | None:
+    """The chart of the sheet's running totals, or None before two hands are scored.
+
+    >>> from scorekeeper.rules import navawhist
+    >>> sheet = navawhist.build_sheet(2, [{"bids": [1, 0], "tricks": [1, 1]},
+    ...                                   {"bids": [0, 1], "tricks": [1, 1]}])
+    >>> chart = running_chart(sheet)
+    >>> chart.top, chart.bottom, chart.series[0].total
+    (3, 0, 3)
+    """
+    if len(sheet.rows) < 2:
+        return None
+    columns = len(sheet.columns)
+    rows = [(0,) * columns] + [row.totals for row in sheet.rows]
+    values = [v for totals in rows for v in totals]
+    top, bottom = max(values + [0]), min(values + [0])
+    span = (top - bottom) or 1
+    step = (WIDTH - 2 * PAD) / (len(rows) - 1)
+
+    def y(value: int) -> float:
+        return round(PAD / 2 + (top - value) * (HEIGHT - PAD) / span, 1)
+
+    series = []
+    for column in range(columns):
+        coords = [(round(PAD + i * step, 1), y(totals[column])) for i, totals in enumerate(rows)]
+        series.append(Series(column, " ".join(f"{x},{v}" for x, v in coords), coords[-1],
+                             rows[-1][column]))
+    return LineChart(tuple(series), y(0), top, bottom, len(rows) - 1)

@@ -1,0 +1,122 @@
+"""Navawhist at 390x844 in Chromium: the flow a phone at the table goes through."""
+
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+NAMES = ["Anna", "Bruno", "Carla", "Dario"]
+
+
+def create_match(page: Page, base: str, names: list[str] = NAMES) -> None:
+    page.goto(f"{base}/matches/new")
+    for index, name in enumerate(names):
+        if index >= page.locator(".players li").count():
+            page.get_by_role("button", name=re.compile("Add a player|Aggiungi")).click()
+            expect(page.locator(".players li")).to_have_count(index + 1)
+        page.fill(f"#players-{index}", name)
+    while page.locator(".players li").count() > len(names):
+        rows = page.locator(".players li").count()
+        page.locator(f"button[value='remove:{rows - 1}']").click()
+        expect(page.locator(".players li")).to_have_count(rows - 1)
+    page.locator("button[value=start]").click()
+    expect(page.locator(".entry")).to_be_visible()
+
+
+def bid(page: Page, value: int) -> None:
+    bidder = page.locator("input[name=seat]").get_attribute("value")
+    page.locator(f".keypad button[value='{value}']").click()
+    expect(page.locator("input[name=seat]").or_(page.locator("#tricks"))).not_to_have_attribute(
+        "value", bidder or "")
+
+
+def tricks(page: Page, taken: list[int]) -> None:
+    for seat, count in enumerate(taken):
+        page.locator(f"label.key:has(input[name='values-{seat}'][value='{count}'])").click()
+        expect(page.locator(f"input[name='values-{seat}'][value='{count}']")).to_be_checked()
+    page.locator("button[value=save]").click()
+
+
+def totals(page: Page) -> list[str]:
+    return [t.strip().lstrip("★") for t in page.locator("tr.totals td").all_inner_texts()]
+
+
+def test_play_three_hands_with_the_forbidden_bid(page, live_server):
+    create_match(page, live_server)
+    expect(page.locator(".entry h2")).to_contain_text("Hand 1 of 16")
+    # Hand 1 (one card, Anna deals): Bruno, Carla, Dario bid 0; Anna may not bid 1.
+    for _ in range(3):
+        bid(page, 0)
+    forbidden = page.locator(".keypad button[value='1']")
+    expect(forbidden).to_be_disabled()
+    expect(page.locator("#forbidden-note")).to_contain_text("may not bid 1")
+    # The server refuses it too, even when the button is forced.
+    forbidden.evaluate("b => b.disabled = false")
+    forbidden.click()
+    expect(page.locator(".alert")).to_contain_text("Anna deals and may not bid 1")
+    bid(page, 0)
+    tricks(page, [1, 0, 0, 0])
+    expect(page.locator(".entry h2")).to_contain_text("Hand 2 of 16")
+    # Anna bid 0 and took the trick: off by one, 0; the others were exact: 1 + 0.
+    assert totals(page) == ["0", "1", "1", "1"]
+    # Hand 2 (two cards, Bruno deals): Carla, Dario, Anna bid 1, 0, 0; Bruno not 1.
+    for value in (1, 0, 0):
+        bid(page, value)
+    expect(page.locator(".keypad button[value='1']")).to_be_disabled()
+    bid(page, 2)
+    tricks(page, [0, 2, 0, 0])
+    # Hand 3: three cards, Carla deals.
+    for value in (0, 0, 1):
+        bid(page, value)
+    expect(page.locator(".keypad button[value='2']")).to_be_disabled()
+    bid(page, 0)
+    # The tricks left to assign follow the taps; the last one fills itself in.
+    page.locator("label.key:has(input[name='values-0'][value='1'])").click()
+    expect(page.locator(".left")).to_contain_text("2")
+    page.locator("label.key:has(input[name='values-1'][value='2'])").click()
+    expect(page.locator(".left")).to_contain_text("0")
+    expect(page.locator(".preview").first).to_be_visible()
+    page.locator("button[value=save]").click()
+    expect(page.locator(".entry h2")).to_contain_text("Hand 4 of 16")
+    expect(page.locator("#hand-3 td").nth(1)).to_contain_text("0/1")
+
+
+def test_correct_a_past_hand(page, live_server):
+    create_match(page, live_server)
+    for value in (0, 0, 0, 0):
+        bid(page, value)
+    tricks(page, [0, 1, 0, 0])
+    before = totals(page)
+    page.locator("#hand-1 th a").click()
+    expect(page.locator("h1")).to_contain_text("Correct hand 1")
+    page.fill("input[name='values-1']", "0")
+    page.fill("input[name='values-0']", "1")
+    page.get_by_role("button", name="Save the correction").click()
+    expect(page.locator(".entry h2")).to_contain_text("Hand 2 of 16")
+    after = totals(page)
+    assert after != before
+    assert after == ["0", "1", "1", "1"]
+
+
+def test_switch_language(page, live_server):
+    page.goto(live_server)
+    expect(page.get_by_role("link", name="New match")).to_be_visible()
+    page.get_by_role("button", name="Italiano").click()
+    expect(page.get_by_role("link", name="Nuova partita")).to_be_visible()
+    page.goto(f"{live_server}/matches/new")
+    expect(page.locator("h1")).to_have_text("Nuova partita")
+
+
+def test_a_hand_without_javascript(make_page, live_server):
+    page = make_page(javascript=False)
+    create_match(page, live_server, ["Anna", "Bruno"])
+    expect(page.locator(".entry h2")).to_contain_text("2 cards")
+    for value in (1, 0):
+        page.locator(f".keypad button[value='{value}']").click()
+    page.locator("label.key:has(input[name='values-0'][value='1'])").click()
+    page.locator("label.key:has(input[name='values-1'][value='1'])").click()
+    page.locator("button[value=save]").click()
+    expect(page.locator(".entry h2")).to_contain_text("Hand 2 of 18")
+    # Anna deals, so Bruno bids first: Bruno bid 1 made 1 (2 + 1), Anna bid 0 made 1.
+    assert totals(page) == ["0", "3"]

@@ -48,7 +48,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from . import i18n, matches
+    from . import errors, i18n, matches, sheets
     from .db import db, migrate
     from .forms import csrf
     from .hands import blueprints as hand_blueprints
@@ -57,7 +57,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
     csrf.init_app(app)
     i18n.init_app(app)
+    errors.init_app(app)
     app.register_blueprint(matches.bp)
+    app.register_blueprint(sheets.bp)
     for blueprint in hand_blueprints():
         app.register_blueprint(blueprint)
     return app

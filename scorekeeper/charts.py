@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from .rules import Sheet
 
 WIDTH, HEIGHT, PAD = 320, 140, 24
+# Distinct on light and dark backgrounds; given as SVG attributes so that paper (WeasyPrint)
+# and screens draw the same colours.
+COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
+          "#e377c2", "#7f7f7f", "#bcbd22")
 
 
 @dataclass(frozen=True)
@@ -14,6 +18,7 @@ class Series:
     """One column's running totals as SVG polyline points."""
 
     column: int
+    color: str
     points: str
     last: tuple[float, float]
     total: int
@@ -57,6 +62,6 @@ def running_chart(sheet: Sheet) -> LineChart | None:
     series = []
     for column in range(columns):
         coords = [(round(PAD + i * step, 1), y(totals[column])) for i, totals in enumerate(rows)]
-        series.append(Series(column, " ".join(f"{x},{v}" for x, v in coords), coords[-1],
+        series.append(Series(column, COLORS[column % len(COLORS)], " ".join(f"{x},{v}" for x, v in coords), coords[-1],
                              rows[-1][column]))
     return LineChart(tuple(series), y(0), top, bottom, len(rows) - 1)

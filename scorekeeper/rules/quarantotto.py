@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import JOKER
+from .cards import JOKER, RANKS
 from .core import (
     N_,
     Game,
@@ -47,6 +47,11 @@ OPTIONS = (
 )
 
 
+def card_value(rank: str) -> int:
+    """The points one card of ``rank`` counts in hand."""
+    return VALUES.get(rank) or int(rank)
+
+
 def hand_points(cards: Cards, *, seat: int | None = None) -> int:
     """Points of the cards left in hand: Ace 15, J Q K 10, 2 to 10 face value.
 
@@ -64,8 +69,17 @@ def hand_points(cards: Cards, *, seat: int | None = None) -> int:
         if card.rank == JOKER:
             raise refuse(seat, N_("%(player)s: Quarantotto has no jokers."),
                          N_("Quarantotto has no jokers."))
-        total += VALUES.get(card.rank) or int(card.rank)
+        total += card_value(card.rank)
     return total
+
+
+def card_values() -> list[tuple[str, int]]:
+    """Each rank and its points in hand, for a printed sheet.
+
+    >>> card_values()[:3]
+    [('A', 15), ('2', 2), ('3', 3)]
+    """
+    return [(rank, card_value(rank)) for rank in RANKS]
 
 
 def entry_points(entry: Any, *, seat: int | None = None) -> int | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .cards import JOKER
+from .cards import JOKER, RANKS
 from .core import (
     N_,
     Game,
@@ -65,6 +65,11 @@ FLAG_WORDS = {"true": True, "on": True, "yes": True, "y": True,
               "false": False, "off": False, "no": False, "n": False, "": False}
 
 
+def card_value(rank: str) -> int:
+    """The points one card of ``rank`` counts in hand."""
+    return VALUES.get(rank) or int(rank)
+
+
 def hand_points(cards: Cards, *, seat: int | None = None) -> int:
     """Penalty points of the cards left in hand: joker 25, Ace 11, J Q K 10, 2 to 10 face.
 
@@ -76,7 +81,16 @@ def hand_points(cards: Cards, *, seat: int | None = None) -> int:
     held = read_cards(cards, seat=seat)
     if len(held) == 1 and held[0].rank == "A":
         return 1
-    return sum(VALUES.get(card.rank) or int(card.rank) for card in held)
+    return sum(card_value(card.rank) for card in held)
+
+
+def card_values() -> list[tuple[str, int]]:
+    """Each rank and its penalty points, for a printed sheet (a lone Ace counts 1).
+
+    >>> card_values()[0], card_values()[-1]
+    (('A', 11), ('*', 25))
+    """
+    return [(rank, card_value(rank)) for rank in (*RANKS, JOKER)]
 
 
 def entry_points(entry: Any, *, seat: int | None = None) -> int | None:

@@ -1,0 +1,133 @@
+"""Printed sheets: the PDF of a played match and blank sheets, read back as text."""
+
+from __future__ import annotations
+
+import io
+import random
+import sys
+
+import pytest
+from pypdf import PdfReader
+
+from scorekeeper.rules import navawhist
+
+NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Ugo", "Irene", "Luca"]
+
+
+def pdf_text(response) -> tuple[str, int, list]:
+    assert response.status_code == 200, response.get_data(as_text=True)[-500:]
+    assert response.mimetype == "application/pdf"
+    assert response.data.startswith(b"%PDF")
+    reader = PdfReader(io.BytesIO(response.data))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    return text, len(reader.pages), reader.pages
+
+
+def play(table, players: int, hands: int, seed: int = 7) -> str:
+    rng = random.Random(seed)
+    match_id = table.new_match("navawhist", NAMES[:players])
+    for index, cards in enumerate(navawhist.deal_schedule(players)[:hands]):
+        dealer = index % players
+        order = navawhist.bidding_order(players, dealer)
+        bids = [0] * players
+        for seat in order[:-1]:
+            bids[seat] = rng.randint(0, cards)
+        forbidden = navawhist.forbidden_bid(cards, [bids[s] for s in order[:-1]])
+        bids[dealer] = rng.choice([b for b in range(cards + 1) if b != forbidden])
+        tricks = [0] * players
+        for _ in range(cards):
+            tricks[rng.randrange(players)] += 1
+        table.play_navawhist(match_id, bids, tricks)
+    return match_id
+
+
+def test_pdf_of_a_finished_navawhist_match(table, client):
+    match_id = play(table, 4, 16)
+    sheet = table.sheet(match_id)
+    response = client.get(f"/matches/{match_id}.pdf")
+    assert "navawhist-" in response.headers["Content-Disposition"]
+    assert response.headers["Content-Disposition"].endswith('.pdf"')
+    text, pages, page_list = pdf_text(response)
+    assert pages <= 2
+    assert page_list[0].mediabox.width < page_list[0].mediabox.height  # portrait
+    for name in NAMES[:4]:
+        assert name in text
+    for total in sheet["totals"]:
+        assert (str(total) if total >= 0 else f"-{-total}") in text
+    assert "Final ranking" in text
+    winner = sheet["ranking"][0]
+    assert f"1. {winner['names'][0]}" in text.replace("\n", " ") or f"1.{winner['names'][0]}" in text
+    assert f"1 / {pages}" in text
+    assert "hook" in text and "yes" in text
+
+
+def test_largest_pdf_is_landscape_with_numbered_pages(table, client):
+    match_id = play(table, 10, 20)
+    text, pages, page_list = pdf_text(client.get(f"/matches/{match_id}.pdf"))
+    assert pages >= 2
+    assert page_list[0].mediabox.width > page_list[0].mediabox.height
+    assert f"1 / {pages}" in text and f"{pages} / {pages}" in text
+    for name in NAMES:
+        assert name in text
+
+
+def test_pdf_in_the_match_language(table, client):
+    client.set_cookie("lang", "it")
+    match_id = table.new_match("navawhist", ["Anna", "Bruno"])
+    text, _pages, _list = pdf_text(client.get(f"/matches/{match_id}.pdf"))
+    assert "Giocatori" in text
+    client.set_cookie("lang", "en")
+    text, _pages, _list = pdf_text(client.get(f"/matches/{match_id}.pdf"))
+    assert "Giocatori" in text
+
+
+@pytest.mark.parametrize("players", [2, 4, 10])
+def test_blank_navawhist_sheet_has_the_schedule(client, players):
+    text, pages, _list = pdf_text(client.get(
+        f"/sheets/blank.pdf?game=navawhist&players={players}&lang=en&name=Zoe"))
+    schedule = navawhist.deal_schedule(players)
+    rows = [line.split() for line in text.splitlines()]
+    numbered = {int(r[0]): int(r[1]) for r in rows if len(r) >= 2 and r[0].isdigit()
+                and r[1].isdigit() and int(r[0]) <= len(schedule)}
+    assert numbered == {i + 1: cards for i, cards in enumerate(schedule)}
+    assert "Zoe" in text and "Case 4" in text
+    assert pages == (2 if players == 10 else 1)
+
+
+@pytest.mark.parametrize("game,players,expected", [
+    ("quarantotto", 4, "A = 15"),
+    ("scala40", 3, "A = 11"),
+    ("fortyfive", 4, "5♦ J♦ A♥ A♦"),
+    ("cavallore", 1, "1 in 10"),
+])
+def test_blank_sheets_of_the_other_games(client, game, players, expected):
+    text, pages, _list = pdf_text(client.get(
+        f"/sheets/blank.pdf?game={game}&players={players}&lang=en"))
+    assert expected in text
+    assert pages == 1
+
+
+@pytest.mark.parametrize("query", [
+    "game=poker&players=4", "game=navawhist&players=11", "game=navawhist&players=x",
+    "game=navawhist&players=4&lang=fr", "players=4", "game=scala40&players=1",
+])
+def test_bad_blank_sheet_requests_are_400(client, query):
+    response = client.get(f"/sheets/blank.pdf?{query}")
+    assert response.status_code == 400
+    assert "alert" in response.get_data(as_text=True)
+
+
+def test_print_page_and_download_button(table, client):
+    assert "sheets/blank.pdf" in client.get("/sheets").get_data(as_text=True)
+    match_id = table.new_match("navawhist", ["Anna", "Bruno"])
+    assert f"/matches/{match_id}.pdf" in client.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def test_weasyprint_is_imported_only_for_a_pdf(table, client):
+    match_id = table.new_match("navawhist", ["Anna", "Bruno"])
+    for name in [m for m in sys.modules if m.startswith("weasyprint")]:
+        del sys.modules[name]
+    client.get(f"/matches/{match_id}")
+    assert "weasyprint" not in sys.modules
+    client.get(f"/matches/{match_id}.pdf")
+    assert "weasyprint" in sys.modules

@@ -62,6 +62,7 @@ def running_chart(sheet: Sheet) -> LineChart | None:
     series = []
     for column in range(columns):
         coords = [(round(PAD + i * step, 1), y(totals[column])) for i, totals in enumerate(rows)]
-        series.append(Series(column, COLORS[column % len(COLORS)], " ".join(f"{x},{v}" for x, v in coords), coords[-1],
-                             rows[-1][column]))
+        points = " ".join(f"{x},{v}" for x, v in coords)
+        color = COLORS[column % len(COLORS)]
+        series.append(Series(column, color, points, coords[-1], rows[-1][column]))
     return LineChart(tuple(series), y(0), top, bottom, len(rows) - 1)

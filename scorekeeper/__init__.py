@@ -21,6 +21,11 @@ def _secret_key(instance: Path) -> str:
     return path.read_text().strip()
 
 
+def _flag(name: str) -> bool:
+    """An on/off setting from the environment."""
+    return os.environ.get(name, "").lower() in ("1", "true", "yes", "on")
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then instance/config.py, then ``test_config``."""
     app = Flask(
@@ -39,6 +44,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         LANGUAGES=("en", "it"),
         SESSION_COOKIE_SAMESITE="Lax",
         SESSION_COOKIE_HTTPONLY=True,
+        # Set SESSION_COOKIE_SECURE=1 when the app is served over HTTPS.
+        SESSION_COOKIE_SECURE=_flag("SESSION_COOKIE_SECURE"),
+        PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
+        # A household install open for editing by anyone who can reach it.
+        OPEN_EDIT=_flag("SCOREKEEPER_OPEN_EDIT"),
         WTF_CSRF_TIME_LIMIT=None,
     )
     if test_config is None:
@@ -48,7 +58,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
 
-    from . import errors, i18n, matches, sheets
+    from . import access, backup, errors, i18n, matches, security, sheets
     from .db import db, migrate
     from .forms import csrf
     from .hands import blueprints as hand_blueprints
@@ -58,8 +68,11 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     csrf.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
+    security.init_app(app)
+    app.register_blueprint(access.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(sheets.bp)
+    backup.init_app(app)
     for blueprint in hand_blueprints():
         app.register_blueprint(blueprint)
     return app

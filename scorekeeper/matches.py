@@ -4,10 +4,21 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, jsonify, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    abort,
+    jsonify,
+    make_response,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
 
+from .access import can_edit, grant
 from .charts import running_chart
 from .db import db
 from .forms import StepForm, match_form
@@ -22,6 +33,7 @@ ROW_ACTIONS = ("up", "remove")
 
 
 bp.add_app_template_global(running_chart)
+bp.add_app_template_global(can_edit)
 
 
 @bp.app_template_global()
@@ -69,11 +81,15 @@ def get_match(match_id: str) -> Match:
 def render_sheet(match: Match, *, status: int = 200, error: str | None = None,
                  template: str = "matches/show.html", **context: Any):
     """The match page (or, for htmx, its live part) with an optional error message."""
-    sheet = compute_sheet(match)
     if is_htmx() and template == "matches/show.html":
         template = "matches/_live.html"
-    return render_template(template, match=match, sheet=sheet, game=GAMES[match.game],
-                           names=match.names, error=error, **context), status
+    return render_template(template, **sheet_context(match), error=error, **context), status
+
+
+def sheet_context(match: Match) -> dict[str, Any]:
+    """What every template showing a match needs."""
+    return {"match": match, "sheet": compute_sheet(match), "game": GAMES[match.game],
+            "names": match.names}
 
 
 def refuse(match: Match, error: RuleError | Conflict, **context: Any):
@@ -150,8 +166,6 @@ def new():
 
 def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
     """Store a new match with its players, remembering new names."""
-    from flask_babel import get_locale
-
     names = form.names()
     existing = {p.name.casefold(): p for p in db.session.scalars(select(Player))}
     match = Match(game=game, options=options, first_dealer=form.first_dealer.data or 0,
@@ -161,6 +175,7 @@ def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
         match.seats.append(Seat(seat=seat, player=player))
     db.session.add(match)
     db.session.commit()
+    grant(match.id)
     return match
 
 
@@ -168,6 +183,22 @@ def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
 def show(match_id: str):
     """The score sheet, with the current hand's entry."""
     return render_sheet(get_match(match_id))
+
+
+@bp.get("/matches/<match_id>/live")
+def live(match_id: str):
+    """The live part of the sheet, for phones that follow it; 304 while nothing changed."""
+    version = db.session.scalar(select(Match.version).where(Match.id == match_id))
+    if version is None:
+        abort(404, _("There is no such match."))
+    etag = f"{match_id}-{version}-{get_locale()}-{int(can_edit(match_id))}"
+    if request.if_none_match.contains_weak(etag):
+        return "", 304, {"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"}
+    response = make_response(render_template(
+        "matches/_live.html", **sheet_context(get_match(match_id))))
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "no-cache"
+    return response
 
 
 @bp.get("/matches/<match_id>.json")

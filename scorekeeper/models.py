@@ -23,6 +23,11 @@ def new_match_id() -> str:
     return secrets.token_urlsafe(12)
 
 
+def new_edit_key() -> str:
+    """The secret that hands the right to edit a match to another phone (128 random bits)."""
+    return secrets.token_urlsafe(16)
+
+
 class Player(db.Model):
     """A remembered player, offered again when the next match is set up."""
 
@@ -42,6 +47,7 @@ class Match(db.Model):
     first_dealer: Mapped[int] = mapped_column(default=0)
     place: Mapped[str | None] = mapped_column(String(60))
     lang: Mapped[str] = mapped_column(String(5), default="en")
+    edit_key: Mapped[str] = mapped_column(String(32), default=new_edit_key)
     # Increases with every change; a form carries the version it saw.
     version: Mapped[int] = mapped_column(default=0)
     # A finished match is read-only until someone reopens it.

@@ -1,0 +1,210 @@
+"""Nothing lost: a match's history, its CSV, and backups of a whole instance.
+
+A backup is JSON holding every match a browser may edit (or, from the command line, every
+match): its players, options and the raw inputs of each hand. Importing checks each match
+with the rules engine and adds the ones this instance does not have yet.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from datetime import datetime
+from typing import Any
+
+import click
+from flask import Blueprint, Flask, Response, render_template, request
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from .access import editable_ids, grant
+from .db import db
+from .matches import get_match, sheet_context
+from .models import Change, Hand, Match, Player, Seat
+from .rules import GAMES
+from .scoring import compute_sheet
+
+bp = Blueprint("backup", __name__)
+FORMAT = "scorekeeper-backup"
+MAX_UPLOAD = 20 * 1024 * 1024
+
+
+def _time(value: datetime) -> str:
+    return value.isoformat()
+
+
+def export_matches(ids: list[str] | None) -> dict[str, Any]:
+    """Every match (``ids`` None) or the listed ones, as JSON-able data."""
+    query = select(Match).order_by(Match.created_at)
+    if ids is not None:
+        query = query.where(Match.id.in_(ids))
+    matches = db.session.scalars(query).all()
+    changes: dict[str, list[Change]] = {}
+    if matches:
+        for change in db.session.scalars(select(Change).where(
+                Change.match_id.in_([m.id for m in matches])).order_by(Change.id)):
+            changes.setdefault(change.match_id, []).append(change)
+    return {"format": FORMAT, "version": 1, "matches": [{
+        "id": m.id, "game": m.game, "options": m.options, "first_dealer": m.first_dealer,
+        "place": m.place, "lang": m.lang, "finished": m.finished, "locked": m.locked,
+        "created_at": _time(m.created_at), "updated_at": _time(m.updated_at),
+        "players": m.names,
+        "hands": [{"number": h.number, "data": h.data, "created_at": _time(h.created_at),
+                   "updated_at": _time(h.updated_at)} for h in m.hands],
+        "history": [{"number": c.number, "kind": c.kind, "old": c.old, "new": c.new,
+                     "undone": c.undone, "created_at": _time(c.created_at)}
+                    for c in changes.get(m.id, [])],
+    } for m in matches]}
+
+
+class BackupError(ValueError):
+    """The file is not a backup this app can read."""
+
+
+def import_matches(data: Any) -> tuple[list[str], int, list[str]]:
+    """Add the backup's matches this instance lacks: (added ids, skipped, problems)."""
+    if not isinstance(data, dict) or data.get("format") != FORMAT \
+            or not isinstance(data.get("matches"), list):
+        raise BackupError(_("This file is not a Scorekeeper backup."))
+    added, skipped, problems = [], 0, []
+    players = {p.name.casefold(): p for p in db.session.scalars(select(Player))}
+    for entry in data["matches"]:
+        try:
+            match = _match_from(entry, players)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:  # RuleError too
+            name = entry.get("id", "?") if isinstance(entry, dict) else "?"
+            problems.append(f"{name}: {error}")
+            continue
+        if match is None:
+            skipped += 1
+            continue
+        added.append(match.id)
+    db.session.commit()
+    return added, skipped, problems
+
+
+def _match_from(entry: dict[str, Any], players: dict[str, Player]) -> Match | None:
+    """A new Match from one backup entry, checked by the rules; None if it is here already."""
+    if db.session.get(Match, entry["id"]) is not None:
+        return None
+    if entry["game"] not in GAMES:
+        raise ValueError(_("unknown game"))
+    names = [str(n).strip() for n in entry["players"]]
+    match = Match(id=str(entry["id"])[:24], game=entry["game"], options=dict(entry["options"]),
+                  first_dealer=int(entry["first_dealer"]), place=entry.get("place"),
+                  lang=str(entry.get("lang") or "en")[:5],
+                  created_at=datetime.fromisoformat(entry["created_at"]),
+                  updated_at=datetime.fromisoformat(entry["updated_at"]))
+    for seat, name in enumerate(names):
+        player = players.get(name.casefold())
+        if player is None:
+            player = players[name.casefold()] = Player(name=name)
+        match.seats.append(Seat(seat=seat, player=player))
+    hands = sorted(entry["hands"], key=lambda h: h["number"])
+    if [h["number"] for h in hands] != list(range(1, len(hands) + 1)):
+        raise ValueError(_("the hands are not numbered 1, 2, 3..."))
+    sheet = compute_sheet(match, [h["data"] for h in hands])
+    match.finished = sheet.finished
+    match.locked = bool(entry.get("locked", sheet.finished))
+    for h in hands:
+        match.hands.append(Hand(number=h["number"], data=h["data"],
+                                created_at=datetime.fromisoformat(h["created_at"]),
+                                updated_at=datetime.fromisoformat(h["updated_at"])))
+    db.session.add(match)
+    db.session.flush()
+    for c in entry.get("history", []):
+        db.session.add(Change(match_id=match.id, number=int(c["number"]), kind=str(c["kind"]),
+                              old=c["old"], new=c["new"], undone=bool(c["undone"]),
+                              created_at=datetime.fromisoformat(c["created_at"])))
+    return match
+
+
+@bp.get("/matches/<match_id>/history")
+def history(match_id: str):
+    """Every change to the match's hands, newest first."""
+    match = get_match(match_id)
+    changes = db.session.scalars(select(Change).where(Change.match_id == match.id)
+                                 .order_by(Change.id.desc())).all()
+    return render_template("matches/history.html", **sheet_context(match), changes=changes)
+
+
+@bp.get("/matches/<match_id>.csv")
+def match_csv(match_id: str):
+    """One match for a spreadsheet: a row per hand with each column's points and totals."""
+    match = get_match(match_id)
+    sheet = compute_sheet(match)
+    names = match.names
+    columns = [" + ".join(names[s] for s in column) for column in sheet.columns]
+    out = io.StringIO()
+    writer = csv.writer(out)
+    writer.writerow([_("Hand"), _("Dealer")] + columns + [f"{_('Total')}: {c}" for c in columns])
+    for row in sheet.rows:
+        dealer = names[row.dealer] if row.dealer is not None else ""
+        writer.writerow([row.number, dealer] + ["" if p is None else p for p in row.points]
+                        + list(row.totals))
+    writer.writerow([_("Total"), ""] + list(sheet.totals) + [""] * len(columns))
+    name = f"{match.game}-{match.created_at:%Y-%m-%d}.csv"
+    return Response(out.getvalue(), mimetype="text/csv",
+                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+
+@bp.get("/backup.json")
+def backup_json():
+    """The matches this browser may edit (every match on an open install), as a file."""
+    data = json.dumps(export_matches(editable_ids()), ensure_ascii=False, indent=1)
+    return Response(data, mimetype="application/json", headers={
+        "Content-Disposition": 'attachment; filename="scorekeeper-backup.json"'})
+
+
+@bp.route("/backup", methods=["GET", "POST"])
+def restore():
+    """Download a backup, or add the matches of one to this instance."""
+    result = None
+    status = 200
+    if request.method == "POST":
+        upload = request.files.get("file")
+        try:
+            if upload is None or not upload.filename:
+                raise BackupError(_("Choose a backup file."))
+            raw = upload.read(MAX_UPLOAD + 1)
+            if len(raw) > MAX_UPLOAD:
+                raise BackupError(_("This file is too large."))
+            try:
+                data = json.loads(raw)
+            except (UnicodeDecodeError, json.JSONDecodeError):
+                raise BackupError(_("This file is not a Scorekeeper backup.")) from None
+            added, skipped, problems = import_matches(data)
+        except BackupError as error:
+            db.session.rollback()
+            return render_template("backup.html", error=str(error)), 422
+        for match_id in added:
+            grant(match_id)
+        result = {"added": len(added), "skipped": skipped, "problems": problems}
+    return render_template("backup.html", result=result), status
+
+
+def init_app(app: Flask) -> None:
+    """The backup blueprint and the ``flask export`` / ``flask import`` commands."""
+    app.register_blueprint(bp)
+
+    @app.cli.command("export")
+    @click.argument("file", type=click.File("w", encoding="utf-8"))
+    def export_command(file) -> None:
+        """Write every match and player of this instance to FILE."""
+        data = export_matches(None)
+        json.dump(data, file, ensure_ascii=False, indent=1)
+        click.echo(f"{len(data['matches'])} matches exported.")
+
+    @app.cli.command("import")
+    @click.argument("file", type=click.File("r", encoding="utf-8"))
+    def import_command(file) -> None:
+        """Add the matches of the backup FILE that this instance does not have yet."""
+        try:
+            added, skipped, problems = import_matches(json.load(file))
+        except (BackupError, json.JSONDecodeError) as error:
+            raise click.ClickException(str(error)) from None
+        for problem in problems:
+            click.echo(f"skipped: {problem}", err=True)
+        click.echo(f"{len(added)} matches imported, {skipped} already here.")
+

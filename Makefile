@@ -7,7 +7,9 @@ APP := $(BIN)/flask --app scorekeeper
 HOST ?= 127.0.0.1
 PORT ?= 5000
 
-.PHONY: run test lint bench serve babel clean
+WORKERS ?= 2
+
+.PHONY: run test test-postgres lint bench serve babel clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -25,9 +27,20 @@ run: $(VENV)/.installed
 	$(APP) db upgrade
 	$(APP) run --host $(HOST) --port $(PORT)
 
+serve: $(VENV)/.installed
+	$(APP) db upgrade
+	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - 'scorekeeper:create_app()'
+
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The web tests again on PostgreSQL: TEST_DATABASE_URL names an empty database.
+test-postgres: $(VENV)/.installed-test
+	$(BIN)/python -m pytest --no-cov tests --ignore=tests/rules
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python -m bench
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -26,6 +26,18 @@ def _flag(name: str) -> bool:
     return os.environ.get(name, "").lower() in ("1", "true", "yes", "on")
 
 
+def database_url(url: str) -> str:
+    """``url`` with psycopg 3 as the driver of a plain PostgreSQL URL.
+
+    >>> database_url("postgres://u@db/score")
+    'postgresql+psycopg://u@db/score'
+    """
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then instance/config.py, then ``test_config``."""
     app = Flask(
@@ -39,6 +51,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL")
         or f"sqlite:///{Path(app.instance_path) / 'scorekeeper.db'}",
+        # Behind a reverse proxy: how many proxies set X-Forwarded-For/-Proto/-Host.
+        PROXIES=int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         BABEL_DEFAULT_LOCALE="en",
         LANGUAGES=("en", "it"),
@@ -57,8 +71,14 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(Path(app.instance_path))
+    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if app.config["PROXIES"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
 
-    from . import access, backup, errors, i18n, matches, security, sheets
+        proxies = app.config["PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
+
+    from . import access, assets, backup, errors, i18n, matches, security, sheets
     from .db import db, migrate
     from .forms import csrf
     from .hands import blueprints as hand_blueprints
@@ -69,6 +89,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     i18n.init_app(app)
     errors.init_app(app)
     security.init_app(app)
+    assets.init_app(app)
     app.register_blueprint(access.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(sheets.bp)

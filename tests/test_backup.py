@@ -7,7 +7,6 @@ import io
 import json
 import re
 
-import pytest
 from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect, text
 
@@ -205,6 +204,7 @@ def test_migrations_keep_data_written_at_the_first_one(tmp_path):
         match = db.session.get(Match, "old-match")
         assert match.names == ["Anna", "Bruno"] and len(match.edit_key) >= 20
         assert compute_sheet(match).totals == (0, 3)
+        db.session.remove()  # end the read before the schema changes again
         downgrade(revision="8b477b266037")
         assert "edit_key" not in {c["name"] for c in inspect(db.engine).get_columns("matches")}
         upgrade()

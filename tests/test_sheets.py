@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import random
+import subprocess
 import sys
 
 import pytest
@@ -124,11 +125,28 @@ def test_print_page_and_download_button(table, client):
     assert f"/matches/{match_id}.pdf" in client.get(f"/matches/{match_id}").get_data(as_text=True)
 
 
-def test_weasyprint_is_imported_only_for_a_pdf(table, client):
-    match_id = table.new_match("navawhist", ["Anna", "Bruno"])
-    for name in [m for m in sys.modules if m.startswith("weasyprint")]:
-        del sys.modules[name]
-    client.get(f"/matches/{match_id}")
-    assert "weasyprint" not in sys.modules
-    client.get(f"/matches/{match_id}.pdf")
-    assert "weasyprint" in sys.modules
+LAZY_CHECK = """
+import subprocess
+import sys
+from flask_migrate import upgrade
+from scorekeeper import create_app
+app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
+                  "SQLALCHEMY_DATABASE_URI": "sqlite:///" + sys.argv[1]})
+with app.app_context():
+    upgrade()
+client = app.test_client()
+response = client.post("/matches/new", data={"game": "navawhist", "players-0": "Anna",
+                                             "players-1": "Bruno", "action": "start"})
+match = response.headers["Location"]
+assert client.get(match).status_code == 200 and client.get("/").status_code == 200
+print("before", "weasyprint" in sys.modules)
+assert client.get(match + ".pdf").status_code == 200
+print("after", "weasyprint" in sys.modules)
+"""
+
+
+def test_weasyprint_is_imported_only_for_a_pdf(tmp_path):
+    # A fresh interpreter: WeasyPrint's native bindings cannot be imported twice in one.
+    result = subprocess.run([sys.executable, "-c", LAZY_CHECK, str(tmp_path / "lazy.db")],
+                            capture_output=True, text=True, timeout=120, check=True)
+    assert "before False" in result.stdout and "after True" in result.stdout

@@ -1,5 +1,340 @@
-"""fortyfive at the table (to be written)."""
+"""Forty-Five at the table: tap the five trick winners, count tricks per side, or play the
+cards through the trick helper; and correct a past hand.
 
-from flask import Blueprint
+The hand being entered lives in the form (hidden inputs) until it is saved: every tap posts
+the form and gets it back, redrawn with the tap applied, so it works without JavaScript;
+htmx swaps the form alone. Trick winners, the best trump and the points come from
+:mod:`scorekeeper.rules.fortyfive`, never from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+
+from ..forms import HandForm, whole
+from ..i18n import rule_message
+from ..matches import get_match, is_htmx, refuse, render_sheet
+from ..models import Match
+from ..rules import N_, Row, RuleError, Sheet, fortyfive
+from ..rules.cards import RANKS, SUITS, parse_cards, suit_symbol
+from ..rules.core import check_seat
+from ..scoring import Conflict, compute_sheet, save_hand
+from . import check_form
 
 bp = Blueprint("fortyfive", __name__)
+
+MODES = ("winners", "sides", "cards")
+NO_TRUMP = "none"
+STATE = "hands/_state_fortyfive.html"
+EDIT = "hands/edit_fortyfive.html"
+
+
+@dataclass
+class Trick:
+    """A trick of the helper: (seat, card) in play order and its winner once complete."""
+
+    number: int
+    plays: list[tuple[int, str]]
+    winner: int | None
+
+
+@dataclass
+class Entry:
+    """A hand being entered or corrected: the form's state and what the rules make of it."""
+
+    number: int
+    dealer: int
+    leader: int
+    kind: str = "enter"
+    mode: str = MODES[0]
+    winners: list[int] = field(default_factory=list)
+    bonus: str = ""
+    side_tricks: list[Any] = field(default_factory=list)
+    bonus_side: str = ""
+    trump: str = ""
+    cards: list[str] = field(default_factory=list)
+    suit: str = ""
+    # What the rules make of the cards played so far (trick helper).
+    tricks: list[Trick] = field(default_factory=list)
+    to_play: int | None = None
+    best: dict[str, Any] | None = None
+    # The hand scored on the match, once complete.
+    row: Row | None = None
+    result: Sheet | None = None
+    problem: str | None = None
+
+    @property
+    def done(self) -> bool:
+        """True when the helper holds five complete tricks."""
+        return sum(t.winner is not None for t in self.tricks) == fortyfive.TRICKS
+
+
+def _blank(match: Match, number: int, kind: str) -> Entry:
+    """An empty hand ``number``: its dealer and first leader from the hands before it."""
+    before = compute_sheet(match, [h.data for h in match.hands][: number - 1])
+    if before.next is None:
+        raise Conflict
+    columns = len(before.columns)
+    return Entry(number=number, dealer=before.next.dealer, leader=before.next.info["leader"],
+                 kind=kind, side_tricks=[None] * columns)
+
+
+def _choice(value: Any) -> str:
+    """A stored bonus (seat or side, None for no trump) as the form's value."""
+    return NO_TRUMP if value is None else str(value)
+
+
+def _stored(match: Match, number: int, mode: str | None) -> Entry:
+    """Hand ``number`` as stored, in the form it was entered (or in ``mode``)."""
+    entry = _blank(match, number, "correct")
+    row = compute_sheet(match).rows[number - 1]
+    inputs, data = row.inputs, match.hands[number - 1].data
+    entry.side_tricks = list(inputs["side_tricks"])
+    entry.bonus_side = _choice(inputs["bonus_side"])
+    if "trick_winners" in inputs:
+        entry.winners = list(inputs["trick_winners"])
+        entry.bonus = _choice(inputs["bonus_seat"])
+    if "plays" in inputs:
+        entry.trump, entry.leader = inputs["trump"], inputs["leader"]
+        entry.cards = [card for trick in inputs["plays"] for card in trick]
+    stored_mode = "cards" if "plays" in data else "winners" if "trick_winners" in data else "sides"
+    entry.mode = mode if mode in MODES else stored_mode
+    return entry
+
+
+def _read(match: Match, number: int, kind: str) -> Entry:
+    """The hand as the posted form carries it; RuleError for a value no tap could give."""
+    entry = _blank(match, number, kind)
+    players, form = len(match.seats), request.form
+    entry.mode = form.get("mode") if form.get("mode") in MODES else MODES[0]
+    entry.winners = [check_seat(w, players, N_("trick winner"))
+                     for w in form.get("winners", "").split(",") if w.strip()]
+    entry.bonus = form.get("bonus", "")
+    entry.side_tricks = [whole(form.get(f"side-{c}")) for c in range(len(entry.side_tricks))]
+    entry.bonus_side = form.get("bonus_side", "")
+    entry.trump = suit_symbol(form["trump"]) if form.get("trump") else ""
+    if form.get("leader"):
+        entry.leader = check_seat(whole(form["leader"]), players, N_("leader"))
+    entry.cards = form.get("cards", "").split()
+    entry.suit = suit_symbol(form["suit"]) if form.get("suit") else ""
+    return entry
+
+
+def _play(entry: Entry, players: int, cards: list[str]) -> None:
+    """Fill the helper's tricks, who plays next and the best trump from ``cards``.
+
+    RuleError when a card is not a card, has no suit or was played already.
+    """
+    entry.tricks, entry.best, entry.to_play = [], None, entry.leader
+    if not cards:
+        entry.cards = []
+        return
+    if not entry.trump:
+        raise RuleError(N_("Choose the trump suit first."))
+    cards = [str(card) for card in parse_cards(cards)]
+    groups = [cards[i:i + players] for i in range(0, len(cards), players)]
+    complete = [g for g in groups if len(g) == players]
+    winners, _bonus = fortyfive.play_tricks(entry.trump, entry.leader, players, complete)
+    found = fortyfive.best_trump(entry.trump, groups)
+    leaders = [entry.leader, *winners]
+    for index, group in enumerate(groups):
+        plays = [((leaders[index] + k) % players, card) for k, card in enumerate(group)]
+        entry.tricks.append(Trick(index + 1, plays, winners[index] if index < len(winners)
+                                  else None))
+    entry.cards = cards
+    last = entry.tricks[-1]
+    if len(complete) == fortyfive.TRICKS:
+        entry.to_play = None
+    elif last.winner is None:
+        entry.to_play = (last.plays[0][0] + len(last.plays)) % players
+    else:
+        entry.to_play = last.winner
+    if found is not None:
+        trick = entry.tricks[found[0]]
+        seat = next(s for s, card in trick.plays if card == str(found[1]))
+        entry.best = {"card": str(found[1]), "seat": seat, "trick": trick.number,
+                      "taker": trick.winner}
+
+
+def _apply(entry: Entry, action: str, players: int) -> None:
+    """One tap: a trick winner, the last winner cleared, a card played or taken back."""
+    verb, _sep, value = action.partition(":")
+    if verb == "tap" and len(entry.winners) < fortyfive.TRICKS:
+        entry.winners.append(check_seat(value, players, N_("trick winner")))
+    elif verb == "clear" and entry.winners:
+        entry.winners.pop()
+    elif verb == "uncard" and entry.cards:
+        _play(entry, players, entry.cards[:-1])
+    elif verb == "card":
+        seat = entry.to_play
+        if not entry.trump:
+            raise RuleError(N_("Choose the trump suit first."))
+        if seat is None:
+            raise RuleError(N_("The five tricks are in: save the hand, or take back the last "
+                               "card."))
+        if not entry.suit:
+            raise RuleError(N_("%(player)s: choose the suit of the card."), seat=seat)
+        try:
+            _play(entry, players, [*entry.cards, value + entry.suit])
+        except RuleError as error:
+            raise RuleError(N_("%(player)s: %(problem)s"), seat=seat,
+                            problem=rule_message(error)) from error
+
+
+def _bonus(value: str) -> Any:
+    """The form's bonus choice as the rules take it: None for no trump played."""
+    return None if value == NO_TRUMP else whole(value)
+
+
+def _data(entry: Entry, players: int) -> dict[str, Any]:
+    """The hand dict to store, in the entry's mode; a missing bonus is left to the rules."""
+    if entry.mode == "cards":
+        plays = [" ".join(entry.cards[i:i + players])
+                 for i in range(0, len(entry.cards), players)]
+        return {"trump": entry.trump or None, "plays": plays, "leader": entry.leader}
+    if entry.mode == "sides":
+        data: dict[str, Any] = {"side_tricks": list(entry.side_tricks)}
+        if entry.bonus_side:
+            data["bonus_side"] = _bonus(entry.bonus_side)
+        return data
+    data = {"trick_winners": list(entry.winners)}
+    if entry.bonus:
+        data["bonus_seat"] = _bonus(entry.bonus)
+    return data
+
+
+def _complete(entry: Entry) -> bool:
+    """True when the entry holds a whole hand, worth scoring for a preview."""
+    if entry.mode == "cards":
+        return entry.done
+    if entry.mode == "sides":
+        return bool(entry.bonus_side) and None not in entry.side_tricks
+    return bool(entry.bonus) and len(entry.winners) == fortyfive.TRICKS
+
+
+def _preview(match: Match, entry: Entry) -> Entry:
+    """The hand scored on the match (or why the rules refuse it) once it is complete."""
+    if not _complete(entry):
+        return entry
+    hands = [h.data for h in match.hands]
+    data = _data(entry, len(match.seats))
+    if entry.number <= len(hands):
+        hands[entry.number - 1] = data
+    else:
+        hands.append(data)
+    try:
+        entry.result = compute_sheet(match, hands)
+        entry.row = entry.result.rows[entry.number - 1]
+    except RuleError as error:
+        entry.problem = rule_message(error, match.names)
+    return entry
+
+
+@bp.app_template_global()
+def fortyfive_entry(match: Match, sheet: Sheet, mode: str | None = None) -> Entry:
+    """A fresh entry for the next hand, in ``mode`` (default: tapping trick winners)."""
+    entry = Entry(number=sheet.next.number, dealer=sheet.next.dealer,
+                  leader=sheet.next.info["leader"], side_tricks=[None] * len(sheet.columns))
+    entry.mode = mode if mode in MODES else MODES[0]
+    return entry
+
+
+@bp.app_template_global()
+def fortyfive_picker() -> dict[str, tuple[str, ...]]:
+    """The trick helper's card picker: ranks as printed on the cards, and the suits."""
+    return {"ranks": RANKS, "suits": SUITS}
+
+
+def _show(match: Match, entry: Entry, *, error: str | None = None, status: int = 200):
+    """The entry redrawn: the form alone for htmx, else the whole page around it.
+
+    The correction page posts without htmx: it is redrawn whole.
+    """
+    if is_htmx() and entry.kind == "enter":
+        return render_template(STATE, match=match, sheet=compute_sheet(match), names=match.names,
+                               fx=entry, error=error, fragment=True), status
+    template = EDIT if entry.kind == "correct" else "matches/show.html"
+    return render_sheet(match, status=status, error=error, template=template, fx=entry)
+
+
+def _refuse(match: Match, error: RuleError | Conflict, entry: Entry | None, kind: str):
+    """Nothing stored: the message over the whole live sheet, even when a tap asked for a form."""
+    template = EDIT if kind == "correct" and entry is not None else "matches/show.html"
+    response = make_response(refuse(match, error, fx=entry, template=template))
+    if is_htmx():
+        response.headers["HX-Retarget"] = "#live"
+        response.headers["HX-Reswap"] = "outerHTML"
+    return response
+
+
+def _step(match: Match, number: int | None):
+    """Apply the posted action to the hand in the form: a tap, a card, or save."""
+    form = HandForm()
+    kind = "enter" if number is None else "correct"
+    players, entry = len(match.seats), None
+    try:
+        check_form(form, match)
+        if number is None:
+            sheet = compute_sheet(match)
+            if sheet.next is None or form.number.data != sheet.next.number:
+                raise Conflict
+            number = sheet.next.number
+        elif form.number.data != number:
+            raise Conflict
+        entry = _read(match, number, kind)
+        _play(entry, players, entry.cards)
+    except (RuleError, Conflict) as error:
+        return _refuse(match, error, None, kind)
+    action = request.form.get("action", "")
+    if action == "save":
+        try:
+            save_hand(match, number, _data(entry, players), expected=form.version.data,
+                      kind=kind)
+        except (RuleError, Conflict) as error:
+            return _refuse(match, error, _preview(match, entry), kind)
+        return _saved(match, entry)
+    try:
+        _apply(entry, action, players)
+    except RuleError as error:
+        return _show(match, _preview(match, entry), status=422,
+                     error=rule_message(error, match.names))
+    return _show(match, _preview(match, entry))
+
+
+def _saved(match: Match, entry: Entry):
+    """After a save: the sheet, ready for the next hand in the same way of entering it."""
+    keep = entry.kind == "enter" and entry.mode != MODES[0]
+    mode = entry.mode if keep else None
+    if is_htmx():
+        return render_sheet(match, entry_mode=mode)
+    return redirect(url_for("matches.show", match_id=match.id, entry=mode), 303)
+
+
+def _forty_five(match_id: str) -> Match:
+    """The Forty-Five match with this id; 404 for any other match."""
+    match = get_match(match_id)
+    if match.game != "fortyfive":
+        abort(404)
+    return match
+
+
+@bp.post("/matches/<match_id>/fortyfive/hand")
+def hand(match_id: str):
+    """Tap a trick winner or a card of the hand being entered, or save the hand."""
+    return _step(_forty_five(match_id), None)
+
+
+@bp.route("/matches/<match_id>/fortyfive/<int:number>/edit", methods=["GET", "POST"])
+def edit(match_id: str, number: int):
+    """Correct a hand already played, checked like an entry; every later total follows."""
+    match = _forty_five(match_id)
+    if not 1 <= number <= len(match.hands):
+        abort(404)
+    if request.method == "POST":
+        return _step(match, number)
+    entry = _stored(match, number, request.args.get("entry"))
+    _play(entry, len(match.seats), entry.cards)
+    return render_sheet(match, template=EDIT, fx=_preview(match, entry))

@@ -1,5 +1,118 @@
-"""quarantotto at the table (to be written)."""
+"""Quarantotto at the table: who closed (or the stock ran out), every hand left, corrections.
 
-from flask import Blueprint
+A game is entered in one form: the closer, then each other player's cards on the card
+keypad, a sum or a total. Keypad taps and choices re-show the form without storing
+anything; "Save the game" stores it once the rules accept it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, abort, request
+from flask_babel import gettext as _
+
+from ..forms import HandForm, whole
+from ..matches import after_change, get_match, refuse, render_sheet
+from ..models import Match
+from ..rules import N_, RuleError
+from ..scoring import Conflict, compute_sheet, save_hand
+from . import cardpad, check_form, stored_hand
 
 bp = Blueprint("quarantotto", __name__)
+cardpad.attach(bp)
+
+STOCK = "stock"
+EDIT_TEMPLATE = "hands/edit_quarantotto.html"
+
+
+@dataclass
+class Draft:
+    """A game as the form holds it: the closer (or the stock ran out) and each hand's text."""
+
+    texts: list[str]
+    closer: Any = None
+    stock: bool = False
+    tapped: bool = field(default=False, compare=False)
+
+    @classmethod
+    def posted(cls, players: int) -> Draft:
+        """The draft the form posted, with a keypad tap applied when there was one."""
+        texts = cardpad.posted_texts(players)
+        tapped = cardpad.apply_posted_tap("quarantotto", texts)
+        raw = (request.form.get("closer") or "").strip()
+        return cls(texts, None if raw == STOCK else whole(raw), raw == STOCK, tapped)
+
+    @classmethod
+    def stored(cls, data: dict[str, Any], players: int) -> Draft:
+        """The draft of a stored game, to correct it."""
+        points = list(data.get("points") or [None] * players)
+        closer = data.get("closer")
+        return cls(["" if p is None else str(p) for p in points], closer, closer is None)
+
+    def data(self) -> dict[str, Any]:
+        """The game to store: the closer (None when the stock ran out) and the raw entries."""
+        if self.closer is None and not self.stock:
+            raise RuleError(N_("Choose who closed, or that the stock ran out."))
+        return {"closer": self.closer, "points": [whole(t) for t in self.texts]}
+
+
+def _looking() -> bool:
+    """True when the form only asks to be shown again (a keypad tap or a choice made)."""
+    return request.form.get("action", "refresh") != "save"
+
+
+@bp.post("/matches/<match_id>/quarantotto/game")
+def enter(match_id: str):
+    """Record the next game, or show the form again after a tap or a choice."""
+    match = get_match(match_id)
+    if match.game != "quarantotto":
+        abort(404)
+    form = HandForm()
+    draft = Draft.posted(len(match.seats))
+    try:
+        check_form(form, match)
+        sheet = compute_sheet(match)
+        if sheet.next is None or form.number.data != sheet.next.number:
+            raise Conflict
+        if draft.tapped or _looking():
+            return render_sheet(match, draft=draft)
+        save_hand(match, form.number.data, draft.data(), expected=form.version.data)
+    except Conflict as error:
+        return refuse(match, error)
+    except RuleError as error:
+        return refuse(match, error, draft=draft)
+    return after_change(match)
+
+
+def _edit_page(match: Match, number: int, draft: Draft, *, status: int = 200,
+               error: Any = None):
+    if error is not None:
+        return refuse(match, error, template=EDIT_TEMPLATE, number=number, draft=draft)
+    return render_sheet(match, template=EDIT_TEMPLATE, number=number, draft=draft,
+                        status=status)
+
+
+@bp.route("/matches/<match_id>/quarantotto/<int:number>/edit", methods=["GET", "POST"])
+def edit(match_id: str, number: int):
+    """Correct a game already played; every later total follows."""
+    match = get_match(match_id)
+    hand = stored_hand(match, number)
+    if hand is None or match.game != "quarantotto":
+        abort(404, _("There is no such game."))
+    players = len(match.seats)
+    if request.method == "GET":
+        return _edit_page(match, number, Draft.stored(hand, players))
+    draft = Draft.posted(players)
+    form = HandForm(data={"number": number})
+    try:
+        check_form(form, match)
+        if draft.tapped or _looking():
+            return _edit_page(match, number, draft)
+        save_hand(match, number, draft.data(), expected=form.version.data, kind="correct")
+    except Conflict as error:
+        return _edit_page(match, number, Draft.stored(hand, players), error=error)
+    except RuleError as error:
+        return _edit_page(match, number, draft, error=error)
+    return after_change(match)

@@ -1,5 +1,151 @@
-"""scala40 at the table (to be written)."""
+"""Scala 40 at the table: re-entries, who closed (in hand or not), every hand left, corrections.
 
-from flask import Blueprint
+A deal is entered in one form: first any re-entry the sheet offers, then the closer and
+whether they closed in hand, then for every other player still in "never opened" or their
+cards on the card keypad, a sum or a total. A stalemate is recorded with one button.
+Keypad taps and choices re-show the form without storing anything.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask import Blueprint, abort, request
+from flask_babel import gettext as _
+
+from ..forms import HandForm, whole
+from ..matches import after_change, get_match, refuse, render_sheet
+from ..models import Match
+from ..rules import Next, RuleError
+from ..scoring import Conflict, compute_sheet, save_hand
+from . import cardpad, check_form, stored_hand
 
 bp = Blueprint("scala40", __name__)
+cardpad.attach(bp)
+
+EDIT_TEMPLATE = "hands/edit_scala40.html"
+FLAGS = ("1", "y", "on", "true", "yes")
+
+
+@dataclass
+class Draft:
+    """A deal as the form holds it, before it is stored."""
+
+    texts: list[str]
+    closer: Any = None
+    closed_in_hand: bool = False
+    never_opened: list[Any] = field(default_factory=list)
+    reentries: list[Any] = field(default_factory=list)
+    tapped: bool = field(default=False, compare=False)
+
+    @classmethod
+    def posted(cls, players: int) -> Draft:
+        """The draft the form posted, with a keypad tap applied when there was one."""
+        texts = cardpad.posted_texts(players)
+        tapped = cardpad.apply_posted_tap("scala40", texts)
+        return cls(texts, whole(request.form.get("closer")), _in_hand(),
+                   [whole(v) for v in request.form.getlist("never")],
+                   [whole(v) for v in request.form.getlist("reentries")], tapped)
+
+    @classmethod
+    def stored(cls, data: dict[str, Any], players: int) -> Draft:
+        """The draft of a stored deal, to correct it."""
+        points = list(data.get("points") or [None] * players)
+        return cls(["" if p is None else str(p) for p in points], data.get("closer"),
+                   bool(data.get("closed_in_hand")), list(data.get("never_opened") or ()),
+                   list(data.get("reentries") or ()))
+
+    def data(self, columns: Sequence[Sequence[int]]) -> dict[str, Any]:
+        """The scored deal to store; the cards of never-opened players and of the closer's
+        partner are left out, since they pay the flat penalty or nothing whatever they hold."""
+        partners = next((set(c) - {self.closer} for c in columns if self.closer in c), set())
+        points = [None if seat in self.never_opened or seat in partners else whole(text)
+                  for seat, text in enumerate(self.texts)]
+        return {"closer": self.closer, "points": points, "never_opened": self.never_opened,
+                "closed_in_hand": self.closed_in_hand, "reentries": self.reentries}
+
+    def annulled(self) -> dict[str, Any]:
+        """The deal annulled by stalemate, with the re-entries made before it."""
+        return {"annulled": True, **({"reentries": self.reentries} if self.reentries else {})}
+
+
+def _in_hand() -> Any:
+    """The closed-in-hand box: ticked or not; a seat number is left for the rules to check."""
+    raw = (request.form.get("closed_in_hand") or "").strip()
+    return raw.lower() in FLAGS or whole(raw) if raw else False
+
+
+def _action() -> str:
+    """What the form asks: ``save``, ``annul``, or (by default) to be shown again."""
+    return request.form.get("action", "refresh")
+
+
+def _deal_data(draft: Draft, columns: Sequence[Sequence[int]]) -> dict[str, Any]:
+    return draft.annulled() if _action() == "annul" else draft.data(columns)
+
+
+@bp.post("/matches/<match_id>/scala40/deal")
+def enter(match_id: str):
+    """Record the next deal (scored or annulled), or show the form again after a tap."""
+    match = get_match(match_id)
+    if match.game != "scala40":
+        abort(404)
+    form = HandForm()
+    draft = Draft.posted(len(match.seats))
+    try:
+        check_form(form, match)
+        sheet = compute_sheet(match)
+        if sheet.next is None or form.number.data != sheet.next.number:
+            raise Conflict
+        if draft.tapped or _action() not in ("save", "annul"):
+            return render_sheet(match, draft=draft)
+        save_hand(match, form.number.data, _deal_data(draft, sheet.columns),
+                  expected=form.version.data)
+    except Conflict as error:
+        return refuse(match, error)
+    except RuleError as error:
+        return refuse(match, error, draft=draft)
+    return after_change(match)
+
+
+def _before(match: Match, number: int) -> Next:
+    """The deal ``number`` as it was offered: its dealer, seats still in and re-entries."""
+    sheet = compute_sheet(match, [h.data for h in match.hands][: number - 1])
+    assert sheet.next is not None  # a later deal exists, so the match went on
+    return sheet.next
+
+
+def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
+    context = {"template": EDIT_TEMPLATE, "number": number, "draft": draft,
+               "nx": _before(match, number)}
+    if error is not None:
+        return refuse(match, error, **context)
+    return render_sheet(match, **context)
+
+
+@bp.route("/matches/<match_id>/scala40/<int:number>/edit", methods=["GET", "POST"])
+def edit(match_id: str, number: int):
+    """Correct a deal already played; every later total, elimination and re-entry follows."""
+    match = get_match(match_id)
+    hand = stored_hand(match, number)
+    if hand is None or match.game != "scala40":
+        abort(404, _("There is no such deal."))
+    players = len(match.seats)
+    if request.method == "GET":
+        return _edit_page(match, number, Draft.stored(hand, players))
+    draft = Draft.posted(players)
+    form = HandForm(data={"number": number})
+    try:
+        check_form(form, match)
+        if draft.tapped or _action() not in ("save", "annul"):
+            return _edit_page(match, number, draft)
+        columns = compute_sheet(match).columns
+        save_hand(match, number, _deal_data(draft, columns), expected=form.version.data,
+                  kind="correct")
+    except Conflict as error:
+        return _edit_page(match, number, Draft.stored(hand, players), error=error)
+    except RuleError as error:
+        return _edit_page(match, number, draft, error=error)
+    return after_change(match)

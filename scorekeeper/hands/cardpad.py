@@ -1,0 +1,146 @@
+"""The card keypad of Quarantotto and Scala 40: tap the cards left in each player's hand.
+
+The entry form keeps each player's entry as text in ``values-<seat>`` (cards such as
+``A K 7``, a sum ``10+15+8`` or a total ``32``); the keys edit that text and nothing is
+stored until the deal is saved. Without JavaScript a key submits the game's own form,
+which applies the tap with :func:`apply_posted_tap` and shows the page again; with htmx
+a key posts to :func:`cards`, which answers with that player's keypad alone. The value
+shown is always the rules engine's (``entry_points`` of the game).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from flask import Blueprint, abort, render_template, request
+from flask_babel import gettext as _
+
+from ..i18n import rule_message
+from ..matches import get_match
+from ..rules import RuleError, quarantotto, scala40
+from ..rules.cards import RANKS, SEPARATOR, parse_cards
+from ..rules.points import SUM, TOTAL
+
+JOLLY = "Jolly"
+BACK, CLEAR, SHOW = "back", "clear", "show"
+KEYS: dict[str, tuple[str, ...]] = {"quarantotto": RANKS, "scala40": (*RANKS, JOLLY)}
+ENTRY_POINTS: dict[str, Callable[..., int | None]] = {
+    "quarantotto": quarantotto.entry_points,
+    "scala40": scala40.entry_points,
+}
+
+
+@dataclass(frozen=True)
+class Pad:
+    """One player's keypad as it stands: the entry text, its points or why it is refused."""
+
+    seat: int
+    text: str
+    kind: str
+    points: int | None
+    error: str | None
+
+
+def entry_kind(entry: Any) -> str:
+    """How an entry was given: ``"total"``, ``"sum"``, ``"cards"``, or ``""`` when blank.
+
+    >>> entry_kind(32), entry_kind(" 10 + 15"), entry_kind("A K"), entry_kind(None)
+    ('total', 'sum', 'cards', '')
+    """
+    if entry is None or isinstance(entry, str) and not entry.strip():
+        return ""
+    if isinstance(entry, int) and not isinstance(entry, bool):
+        return "total"
+    text = str(entry).strip()
+    if TOTAL.match(text):
+        return "total"
+    return "sum" if SUM.match(text) else "cards"
+
+
+def apply_tap(text: str, key: str) -> str:
+    """``text`` after one key: a card is added, ``back`` removes the last card or term.
+
+    Cards are added to a hand of cards; a total or a sum gives way to the card tapped.
+    ``clear`` empties the entry and ``show`` leaves it as it is.
+
+    >>> apply_tap("A K", "7"), apply_tap("", "Jolly"), apply_tap("7", "K"), apply_tap("32", "K")
+    ('A K 7', 'Jolly', '7 K', 'K')
+    >>> apply_tap("A K 7", "back"), apply_tap("10+15+8", "back"), apply_tap("A,K", "back")
+    ('A K', '10+15', 'A')
+    """
+    text = " ".join(text.split())
+    if key == CLEAR:
+        return ""
+    if key == SHOW:
+        return text
+    if key == BACK:
+        if SUM.match(text):
+            return text.rsplit("+", 1)[0].strip()
+        return " ".join([token for token in SEPARATOR.split(text) if token][:-1])
+    if not text:
+        return key
+    try:
+        parse_cards(text)
+    except RuleError:
+        return key
+    return f"{text} {key}"
+
+
+def pad_state(game: str, seat: int, text: Any, names: list[str]) -> Pad:
+    """The keypad of ``seat``: the rules' points for ``text``, or the refusal in words."""
+    text = "" if text is None else str(text).strip()
+    try:
+        points = ENTRY_POINTS[game](text, seat=seat)
+    except RuleError as error:
+        return Pad(seat, text, entry_kind(text), None, rule_message(error, names))
+    return Pad(seat, text, entry_kind(text), points, None)
+
+
+def posted_texts(players: int) -> list[str]:
+    """Each seat's entry text as posted (``values-<seat>``), blank when missing."""
+    return [(request.form.get(f"values-{seat}") or "").strip() for seat in range(players)]
+
+
+def read_tap(game: str, players: int) -> tuple[int, str] | None:
+    """The posted ``tap`` as (seat, key), None when there is none; 400 when it is malformed."""
+    raw = request.form.get("tap")
+    if raw is None:
+        return None
+    seat, _sep, key = raw.partition(":")
+    if not seat.isdigit() or int(seat) >= players or key not in (*KEYS[game], BACK, CLEAR, SHOW):
+        abort(400, _("Unknown key."))
+    return int(seat), key
+
+
+def apply_posted_tap(game: str, texts: list[str]) -> bool:
+    """Apply the posted tap to ``texts`` in place; True when the form was a tap."""
+    tap = read_tap(game, len(texts))
+    if tap is None:
+        return False
+    seat, key = tap
+    texts[seat] = apply_tap(texts[seat], key)
+    return True
+
+
+def cards(match_id: str):
+    """One player's keypad after a tap (htmx): the cards, their value, nothing stored."""
+    match = get_match(match_id)
+    if match.game != request.blueprint:
+        abort(404)
+    texts = posted_texts(len(match.seats))
+    tap = read_tap(match.game, len(texts))
+    if tap is None:
+        abort(400, _("Unknown key."))
+    seat, key = tap
+    return render_template("hands/_cardpad.html", match=match, names=match.names, seat=seat,
+                           text=apply_tap(texts[seat], key))
+
+
+def attach(bp: Blueprint) -> None:
+    """Give a game's blueprint the keypad route (``<game>.cards``) and template helpers."""
+    bp.add_url_rule(f"/matches/<match_id>/{bp.name}/cards", "cards", cards, methods=["POST"])
+    bp.add_app_template_global(pad_state, "cardpad_state")
+    bp.add_app_template_global(lambda game: KEYS[game], "cardpad_keys")
+    bp.add_app_template_filter(entry_kind, "entry_kind")

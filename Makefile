@@ -37,6 +37,7 @@ test: $(VENV)/.installed-test
 
 # The web tests again on PostgreSQL: TEST_DATABASE_URL names an empty database.
 test-postgres: $(VENV)/.installed-test
+	@test -n "$$TEST_DATABASE_URL" || { echo "set TEST_DATABASE_URL to an empty PostgreSQL database"; exit 2; }
 	$(BIN)/python -m pytest --no-cov tests --ignore=tests/rules
 
 bench: $(VENV)/.installed-test

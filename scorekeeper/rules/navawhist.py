@@ -36,6 +36,7 @@ SCHEDULES: dict[int, tuple[int, ...]] = {
     10: tuple(range(1, 6)) + (5,) * 15,
 }
 
+HAND_KEYS = frozenset({"bids", "tricks", "trump"})
 EXACT = N_("exact")
 OFF_BY_ONE = N_("off by one")
 OFF_BY_MORE = N_("off by two or more")
@@ -223,6 +224,8 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     for index, hand in enumerate(hands):
         cards, dealer = schedule[index], (first_dealer + index) % players
         order = bidding_order(players, dealer)
+        if not isinstance(hand.get("bids") or [], list) or set(hand) - HAND_KEYS:
+            raise RuleError(N_("Hand %(number)s is not a Navawhist hand."), number=index + 1)
         bids = list(hand.get("bids") or [None] * players)
         check_length(bids, players, N_("bid"))
         tricks = hand.get("tricks")

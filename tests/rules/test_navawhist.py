@@ -812,3 +812,13 @@ def test_options_from_the_registry_drive_the_sheet() -> None:
     sheet = GAME.build_sheet(2, [{"bids": [1, 1], "tricks": [1, 1]}], **options)
     assert sheet.options == {"hook": False}
     assert sheet.totals == (3, 3)
+
+
+@pytest.mark.parametrize("hand", [
+    {"closer": 0, "points": [1, 2]},
+    {"bids": "01", "tricks": None},
+    {"bids": [0, 0], "tricks": [2, 0], "colour": "red"},
+])
+def test_a_hand_of_another_shape_is_refused(hand: dict) -> None:
+    with pytest.raises(RuleError, match="not a Navawhist hand"):
+        build_sheet(2, [hand])

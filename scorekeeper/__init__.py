@@ -96,4 +96,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     backup.init_app(app)
     for blueprint in hand_blueprints():
         app.register_blueprint(blueprint)
+
+    @app.get("/health")
+    def health():
+        """A trivial answer for load balancers and benchmarks."""
+        return "ok", 200, {"Content-Type": "text/plain"}
+
     return app

@@ -17,6 +17,7 @@ import click
 from flask import Blueprint, Flask, Response, render_template, request
 from flask_babel import gettext as _
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
 from .access import editable_ids, grant
 from .db import db
@@ -36,7 +37,7 @@ def _time(value: datetime) -> str:
 
 def export_matches(ids: list[str] | None) -> dict[str, Any]:
     """Every match (``ids`` None) or the listed ones, as JSON-able data."""
-    query = select(Match).order_by(Match.created_at)
+    query = select(Match).options(selectinload(Match.hands)).order_by(Match.created_at)
     if ids is not None:
         query = query.where(Match.id.in_(ids))
     matches = db.session.scalars(query).all()

@@ -15,10 +15,13 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
+from markupsafe import Markup
 from flask_babel import gettext as _
 from sqlalchemy import select
+from sqlalchemy.orm import selectinload
 
-from .access import can_edit, grant
+from .access import can_edit, editable_ids, grant
+from .cache import cache
 from .charts import running_chart
 from .db import db
 from .forms import StepForm, match_form
@@ -28,12 +31,22 @@ from .rules import GAMES, RuleError
 from .scoring import Conflict, compute_sheet, reopen, sheet_json, undo
 
 bp = Blueprint("matches", __name__)
-HOME_LIMIT = 30
+PAGE = 10  # matches a page of the home list shows
 ROW_ACTIONS = ("up", "remove")
 
 
 bp.add_app_template_global(running_chart)
 bp.add_app_template_global(can_edit)
+
+
+@bp.app_template_global()
+def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
+    """The sheet and its chart, rendered once per version, language and edit right."""
+    editor = can_edit(match.id)
+    key = (match.id, match.version, str(get_locale()), editor)
+    return cache("sheet-html").get(key, lambda: Markup(render_template(
+        "matches/_sheet_block.html", match=match, sheet=sheet, names=names,
+        game=GAMES[match.game])))
 
 
 @bp.app_template_global()
@@ -104,11 +117,22 @@ def refuse(match: Match, error: RuleError | Conflict, **context: Any):
 
 @bp.get("/")
 def home():
-    """Matches in progress first, then finished ones; the New match button."""
-    matches = db.session.scalars(
-        select(Match).order_by(Match.finished, Match.updated_at.desc()).limit(HOME_LIMIT)).all()
-    rows = [(m, compute_sheet(m)) for m in matches]
-    return render_template("matches/home.html", rows=rows, games=GAMES)
+    """This browser's matches, in progress first, then finished ones; the New match button.
+
+    A match's address is its secret: only the matches this browser may edit are listed
+    (every match on an install open to everyone), ten a page.
+    """
+    page = request.args.get("page", "1")
+    page = int(page) if page.isdigit() and 0 < int(page) < 10_000 else 1
+    query = select(Match).options(selectinload(Match.hands)).order_by(
+        Match.finished, Match.updated_at.desc())
+    ids = editable_ids()
+    if ids is not None:
+        query = query.where(Match.id.in_(ids))
+    matches = db.session.scalars(query.offset((page - 1) * PAGE).limit(PAGE + 1)).all()
+    rows = [(m, compute_sheet(m)) for m in matches[:PAGE]]
+    return render_template("matches/home.html", rows=rows, games=GAMES, page=page,
+                           more=len(matches) > PAGE)
 
 
 def _edit_rows(form: Any) -> bool:

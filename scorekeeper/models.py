@@ -6,7 +6,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import db
@@ -41,6 +41,8 @@ class Match(db.Model):
     """A match: its game, the options chosen at creation and the seats in turn order."""
 
     __tablename__ = "matches"
+    # The home page lists matches in progress first, the latest first.
+    __table_args__ = (Index("ix_matches_home", "finished", "updated_at"),)
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_match_id)
     game: Mapped[str] = mapped_column(String(20))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
@@ -54,12 +56,13 @@ class Match(db.Model):
     locked: Mapped[bool] = mapped_column(default=False)
     finished: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=_now)
-    updated_at: Mapped[datetime] = mapped_column(default=_now, index=True)
+    updated_at: Mapped[datetime] = mapped_column(default=_now)
 
     seats: Mapped[list[Seat]] = relationship(
         order_by="Seat.seat", cascade="all, delete-orphan", lazy="selectin")
+    # Loaded when needed: a sheet cached for the match's version does not need them.
     hands: Mapped[list[Hand]] = relationship(
-        order_by="Hand.number", cascade="all, delete-orphan", lazy="selectin")
+        order_by="Hand.number", cascade="all, delete-orphan", lazy="select")
 
     @property
     def names(self) -> list[str]:

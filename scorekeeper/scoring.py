@@ -12,6 +12,7 @@ from typing import Any
 from sqlalchemy import update
 from sqlalchemy.exc import IntegrityError
 
+from .cache import cache
 from .db import db
 from .models import Change, Hand, Match, _now
 from .rules import GAMES, N_, RuleError, Sheet
@@ -22,12 +23,13 @@ class Conflict(Exception):
 
 
 def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None) -> Sheet:
-    """The match's sheet, from its stored hands or from ``hands`` when given."""
+    """The match's sheet, from its stored hands (cached by version) or from ``hands``."""
     game = GAMES[match.game]
-    if hands is None:
-        hands = [h.data for h in match.hands]
-    return game.build_sheet(len(match.seats), hands, first_dealer=match.first_dealer,
-                            **match.options)
+    if hands is not None:
+        return game.build_sheet(len(match.seats), hands, first_dealer=match.first_dealer,
+                                **match.options)
+    return cache("sheets").get((match.id, match.version), lambda: compute_sheet(
+        match, [h.data for h in match.hands]))
 
 
 def _bump_version(match: Match, expected: int | None) -> None:

@@ -120,3 +120,17 @@ def test_live_sheet_costs_a_304_while_unchanged(client, table):
                          headers={"If-None-Match": first.headers["ETag"]})
     assert changed.status_code == 200 and changed.headers["ETag"] != first.headers["ETag"]
     assert client.get("/matches/missing/live").status_code == 404
+
+
+def test_home_lists_only_this_browser_s_matches_ten_a_page(app, table):
+    match_id = table.new_match("navawhist", ["Zita", "Ugo"])
+    stranger = other_phone(app)
+    assert "Zita" not in stranger.client.get("/").get_data(as_text=True)
+    assert match_id in table.client.get("/").get_data(as_text=True)
+    for i in range(10):
+        table.new_match("navawhist", [f"A{i}", f"B{i}"])
+    first = table.client.get("/").get_data(as_text=True)
+    second = table.client.get("/?page=2").get_data(as_text=True)
+    assert first.count('class="card"') == 10 and second.count('class="card"') == 1
+    assert "Zita" in second and "Zita" not in first
+    assert table.client.get("/?page=x").status_code == 200

@@ -1,0 +1,1 @@
+"""Benchmarks: `make bench` prints one table of medians and same-run ratios."""

@@ -1,0 +1,253 @@
+"""`make bench`: the speed figures of issue 7, each a median over repeated runs, speeds as
+ratios to a trivial route measured in the same run so that a noisy machine does not mislead.
+
+Run from the repository root: ``python -m bench``.
+"""
+
+from __future__ import annotations
+
+import gzip
+import os
+import random
+import re
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from flask_migrate import upgrade
+
+from scorekeeper import create_app
+from scorekeeper.db import db
+from scorekeeper.models import Hand, Match, Player, Seat
+from scorekeeper.rules import navawhist
+
+ROOT = Path(__file__).resolve().parent.parent
+NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Ugo", "Irene", "Luca"]
+RUNS = 40
+
+
+def make_app(path: Path, **config):
+    app = create_app({"TESTING": False, "SECRET_KEY": "bench", "OPEN_EDIT": True,
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}", **config})
+    with app.app_context():
+        upgrade()
+    return app
+
+
+def legal_hands(players: int, count: int, rng: random.Random) -> list[dict]:
+    """``count`` complete Navawhist hands the dealer's restriction allows."""
+    hands = []
+    for index, cards in enumerate(navawhist.deal_schedule(players)[:count]):
+        order = navawhist.bidding_order(players, index % players)
+        bids = [0] * players
+        for seat in order[:-1]:
+            bids[seat] = rng.randint(0, cards)
+        forbidden = navawhist.forbidden_bid(cards, [bids[s] for s in order[:-1]])
+        bids[order[-1]] = rng.choice([b for b in range(cards + 1) if b != forbidden])
+        tricks = [0] * players
+        for _ in range(cards):
+            tricks[rng.randrange(players)] += 1
+        hands.append({"bids": bids, "tricks": tricks})
+    return hands
+
+
+def add_match(players: list[Player], hands: list[dict]) -> Match:
+    match = Match(game="navawhist", options={"hook": True}, first_dealer=0)
+    for seat, player in enumerate(players):
+        match.seats.append(Seat(seat=seat, player=player))
+    for number, data in enumerate(hands, start=1):
+        match.hands.append(Hand(number=number, data=data))
+    db.session.add(match)
+    return match
+
+
+def populate(app, matches: int, rng: random.Random) -> str:
+    """``matches`` matches; the first is the largest sheet (10 players, 20 hands played)."""
+    with app.app_context():
+        players = [Player(name=n) for n in NAMES]
+        db.session.add_all(players)
+        largest = add_match(players, legal_hands(10, 20, rng))
+        db.session.flush()
+        largest_id = largest.id
+        for i in range(matches - 1):
+            count = 2 + i % 5
+            add_match(players[:count], legal_hands(count, 3, rng))
+            if i % 500 == 499:
+                db.session.commit()
+        db.session.commit()
+    return largest_id
+
+
+def timed(call: Callable[[], object], runs: int = RUNS) -> list[float]:
+    call()  # warm-up
+    out = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        call()
+        out.append(time.perf_counter() - start)
+    return out
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f} ms"
+
+
+def median(values: list[float]) -> float:
+    return statistics.median(values)
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[max(0, round(0.95 * len(values)) - 1)]
+
+
+def ok(client, url: str, **kwargs):
+    response = client.get(url, **kwargs)
+    assert response.status_code == 200, (url, response.status_code)
+    return response
+
+
+def bench_sheet(client, match_id: str) -> list[tuple[str, str, str]]:
+    sheet = timed(lambda: ok(client, f"/matches/{match_id}"))
+    trivial = timed(lambda: ok(client, "/health"))
+    ratio = median(sheet) / median(trivial)
+    return [("1. Largest sheet vs trivial route (test client)",
+             f"{ms(median(sheet))} / {ms(median(trivial))} = {ratio:.2f}", "ratio <= 3")]
+
+
+def bench_bid(app, client) -> list[tuple[str, str, str]]:
+    """One bid in the largest match: POST with htmx, the fragment back; then undone."""
+    with app.app_context():
+        players = db.session.query(Player).order_by(Player.id).all()
+        match = add_match(players, legal_hands(10, 19, random.Random(5)))
+        db.session.commit()
+        match_id = match.id
+    token = re.search(r'name="csrf_token" value="([^"]+)"',
+                      ok(client, "/matches/new").get_data(as_text=True)).group(1)
+    times, sizes, zipped = [], [], []
+    for _ in range(RUNS):
+        sheet = ok(client, f"/matches/{match_id}.json").get_json()
+        data = {"csrf_token": token, "version": sheet["version"], "number": 20,
+                "seat": sheet["next"]["info"]["bidder"], "bid": 0}
+        start = time.perf_counter()
+        response = client.post(f"/matches/{match_id}/bid", data=data,
+                               headers={"HX-Request": "true"})
+        times.append(time.perf_counter() - start)
+        assert response.status_code == 200, response.status_code
+        sizes.append(len(response.data))
+        zipped.append(len(gzip.compress(response.data)))
+        undo = client.post(f"/matches/{match_id}/undo", data={
+            "csrf_token": token, "version": sheet["version"] + 1})
+        assert undo.status_code == 303
+    return [
+        ("2. One bid (POST + htmx fragment)",
+         f"median {ms(median(times))}, p95 {ms(p95(times))}", ""),
+        ("   its fragment", f"{median(sizes) / 1024:.1f} KB ({median(zipped) / 1024:.1f} KB gzip)",
+         "< 4 KB"),
+    ]
+
+
+def bench_pdf(client, match_id: str) -> list[tuple[str, str, str]]:
+    sizes = []
+
+    def render():
+        sizes.append(len(ok(client, f"/matches/{match_id}.pdf").data))
+
+    times = timed(render, runs=7)
+    return [("3. Largest PDF (10 players, 20 hands)",
+             f"{ms(median(times))}, {sizes[-1] / 1024:.0f} KB", "< 1 s")]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def load(url: str, seconds: float) -> float:
+    out = subprocess.run([sys.executable, "-m", "bench.load", url, str(seconds), "8"],
+                         capture_output=True, text=True, check=True, cwd=ROOT)
+    return float(out.stdout)
+
+
+def bench_gunicorn(path: Path, match_id: str) -> list[tuple[str, str, str]]:
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}", "SCOREKEEPER_OPEN_EDIT": "1"}
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "--workers", "2", "--bind",
+         f"127.0.0.1:{port}", "--log-level", "warning", "scorekeeper:create_app()"],
+        cwd=ROOT, env=env)
+    try:
+        base = f"http://127.0.0.1:{port}"
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        load(f"{base}/health", 1)  # warm both workers
+        sheet = load(f"{base}/matches/{match_id}", 5)
+        trivial = load(f"{base}/health", 5)
+    finally:
+        server.terminate()
+        server.wait(10)
+    return [("4. Sheet under gunicorn, 2 workers, 8 threads, 5 s",
+             f"{sheet:.0f} req/s vs {trivial:.0f} req/s trivial ({sheet / trivial:.2f})", "")]
+
+
+def bench_home(directory: Path) -> list[tuple[str, str, str]]:
+    medians = {}
+    for count in (10, 10_000):
+        path = directory / f"home-{count}.db"
+        app = make_app(path)
+        populate(app, count, random.Random(count))
+        client = app.test_client()
+        medians[count] = median(timed(lambda c=client: ok(c, "/")))
+    ratio = medians[10_000] / medians[10]
+    return [("5. Home with 10 000 vs 10 matches",
+             f"{ms(medians[10_000])} / {ms(medians[10])} = {ratio:.2f}", "ratio <= 1.5")]
+
+
+def bench_first_visit(client, match_id: str) -> list[tuple[str, str, str]]:
+    gz = {"Accept-Encoding": "gzip"}
+    page = ok(client, f"/matches/{match_id}", headers=gz)
+    total = len(page.data)
+    assets = re.findall(r'(?:href|src)="(/static/[^"]+)"', page.get_data(as_text=False).decode(
+        "utf-8", "replace") if page.headers.get("Content-Encoding") != "gzip"
+        else gzip.decompress(page.data).decode())
+    for url in sorted(set(assets)):
+        total += len(ok(client, url.replace("&amp;", "&"), headers=gz).data)
+    return [("6. First visit to a sheet (HTML, CSS, JS, gzip)",
+             f"{total / 1024:.1f} KB in {1 + len(set(assets))} files", "< 40 KB")]
+
+
+def main() -> None:
+    directory = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
+    try:
+        path = directory / "bench.db"
+        app = make_app(path)
+        largest = populate(app, 50, random.Random(1))
+        client = app.test_client()
+        rows = [("Figure", "Measured", "Target")]
+        for part in (lambda: bench_sheet(client, largest), lambda: bench_bid(app, client),
+                     lambda: bench_pdf(client, largest), lambda: bench_gunicorn(path, largest),
+                     lambda: bench_home(directory), lambda: bench_first_visit(client, largest)):
+            rows += part()
+        widths = [max(len(row[i]) for row in rows) for i in range(3)]
+        print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
+              f"Python {sys.version.split()[0]}, SQLite; medians of {RUNS} runs")
+        for index, row in enumerate(rows):
+            print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
+            if index == 0:
+                print("|" + "|".join("-" * (w + 2) for w in widths) + "|")
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

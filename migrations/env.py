@@ -85,7 +85,12 @@ def run_migrations_online():
                 directives[:] = []
                 logger.info('No changes in schema detected.')
 
+    def include_object(obj, name, type_, reflected, compare_to):
+        # Autogenerate cannot compare an index on an expression (updated_at DESC).
+        return not (type_ == "index" and name == "ix_matches_home")
+
     conf_args = current_app.extensions['migrate'].configure_args
+    conf_args.setdefault("include_object", include_object)
     if conf_args.get("process_revision_directives") is None:
         conf_args["process_revision_directives"] = process_revision_directives
 

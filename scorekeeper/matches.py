@@ -12,6 +12,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 from flask_babel import get_locale
@@ -205,8 +206,19 @@ def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
 
 @bp.get("/matches/<match_id>")
 def show(match_id: str):
-    """The score sheet, with the current hand's entry."""
-    return render_sheet(get_match(match_id))
+    """The score sheet, with the current hand's entry.
+
+    A browser that already holds a CSRF token gets the page it was last shown while the
+    match has not changed: one query for the version instead of loading the match.
+    """
+    token = session.get("csrf_token")
+    version = db.session.scalar(select(Match.version).where(Match.id == match_id))
+    if version is None:
+        abort(404, _("There is no such match."))
+    if token is None or is_htmx():
+        return render_sheet(get_match(match_id))
+    key = (match_id, version, str(get_locale()), can_edit(match_id), request.full_path, token)
+    return cache("pages").get(key, lambda: render_sheet(get_match(match_id)))
 
 
 @bp.get("/matches/<match_id>/live")

@@ -6,7 +6,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from .db import db
@@ -42,7 +42,7 @@ class Match(db.Model):
 
     __tablename__ = "matches"
     # The home page lists matches in progress first, the latest first.
-    __table_args__ = (Index("ix_matches_home", "finished", "updated_at"),)
+    __table_args__ = (Index("ix_matches_home", "finished", text("updated_at DESC")),)
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_match_id)
     game: Mapped[str] = mapped_column(String(20))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)

@@ -16,8 +16,8 @@ from flask import (
     url_for,
 )
 from flask_babel import get_locale
-from markupsafe import Markup
 from flask_babel import gettext as _
+from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 

@@ -34,7 +34,8 @@ def pdf_response(data: bytes, filename: str) -> Response:
 
 def options_in_force(game: Game, players: int, options: dict[str, Any]) -> list[tuple[str, Any]]:
     """(label, value) of each option that applies to a table of ``players``."""
-    return [(o.label, options.get(o.key, o.default)) for o in game.options if o.applies(players)]
+    return [(o.label, options.get(o.key, o.default)) for o in game.options
+            if o.in_force(players, options)]
 
 
 @bp.get("/matches/<match_id>.pdf")

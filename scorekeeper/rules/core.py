@@ -57,7 +57,8 @@ class Option:
 
     ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``; ``choices`` lists the
     allowed values of a choice (or of an int, when only some are allowed);
-    ``players`` restricts the option to those player counts (empty: any).
+    ``players`` restricts the option to those player counts (empty: any); ``when`` names
+    another option and the value it must have for this one to be in force.
     """
 
     key: str
@@ -69,10 +70,21 @@ class Option:
     maximum: int | None = None
     players: tuple[int, ...] = ()
     help: str = ""
+    when: tuple[str, Any] | None = None
 
     def applies(self, players: int) -> bool:
         """True when this option can be set for a table of ``players``."""
         return not self.players or players in self.players
+
+    def in_force(self, players: int, options: Mapping[str, Any]) -> bool:
+        """True when this option matters to a match of ``players`` with these ``options``.
+
+        >>> deals = Option("deals", "Deals", "int", 10, when=("end", "deals"))
+        >>> deals.in_force(3, {"end": "deals"}), deals.in_force(3, {"end": "elimination"})
+        (True, False)
+        """
+        return self.applies(players) and (
+            self.when is None or options.get(self.when[0]) == self.when[1])
 
     def clean(self, value: Any) -> Any:
         """``value`` converted to this option's type, or RuleError.

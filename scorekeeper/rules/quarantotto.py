@@ -40,8 +40,10 @@ OPTIONS = (
            help=N_("As many games as players (everybody deals once), a fixed number of "
                    "games, or play until a total reaches the target.")),
     Option("games", N_("Number of games"), "int", 4, minimum=1, maximum=100,
+           when=("length", "games"),
            help=N_("Used when the match length is a fixed number of games.")),
     Option("target", N_("Target total"), "int", 200, minimum=1, maximum=100_000,
+           when=("length", "target"),
            help=N_("Used when the match is played to a target: it ends after the game "
                    "in which a total reaches it.")),
 )

@@ -46,14 +46,17 @@ OPTIONS = (
            help=N_("By elimination (the last player left wins) or after a fixed number of "
                    "deals (the lowest total wins).")),
     Option("threshold", N_("Elimination at"), "choice", 101, choices=(101, 151, 201, 301, 501),
+           when=("end", "elimination"),
            help=N_("A player whose total reaches this is out.")),
     Option("deals", N_("Number of deals"), "int", 10, minimum=1, maximum=100,
+           when=("end", "deals"),
            help=N_("Used when the match ends after a fixed number of deals; annulled deals "
                    "do not count.")),
     Option("reentry", N_("Re-entry"), "bool", False,
            help=N_("A player who is out may re-enter before the next deal with the highest "
                    "total among the players still in, while at least 2 are still in.")),
-    Option("reentry_limit", N_("Re-entries per player"), "int", 3, minimum=1, maximum=20),
+    Option("reentry_limit", N_("Re-entries per player"), "int", 3, minimum=1, maximum=20,
+           when=("reentry", True)),
     Option("pairs", N_("Pairs"), "bool", False, players=(4,),
            help=N_("Seats 1 and 3 against seats 2 and 4; a pair pays both partners' "
                    "penalties, nothing when either partner closes.")),

@@ -52,8 +52,9 @@ def editable_ids() -> list[str] | None:
 
 @bp.before_app_request
 def guard() -> None:
-    """Refuse any change to a match this browser has no right to edit."""
-    if request.method == "POST" and request.view_args and "match_id" in request.view_args:
+    """Refuse any change to a match, or its correction pages, without the right to edit."""
+    changing = request.method == "POST" or (request.endpoint or "").endswith(".edit")
+    if changing and request.view_args and "match_id" in request.view_args:
         match_id = request.view_args["match_id"]
         if not can_edit(match_id):
             db.get_or_404(Match, match_id, description=_("There is no such match."))

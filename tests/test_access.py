@@ -42,6 +42,11 @@ def test_only_the_creator_may_change_a_match(app, table):
         assert "may only watch" in response.get_data(as_text=True)
     assert changes(app) == 0
     assert table.bid(match_id, 0).status_code == 303
+    table.bid(match_id, 0)
+    table.bid(match_id, 0)
+    table.tricks(match_id, [1, 0, 0])
+    assert table.client.get(f"/matches/{match_id}/hands/1/edit").status_code == 200
+    assert stranger.client.get(f"/matches/{match_id}/hands/1/edit").status_code == 403
 
 
 def test_the_edit_link_hands_over_the_right(app, table, client):

@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+from typing import Any
+from urllib.parse import urlsplit
+
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
@@ -18,20 +22,65 @@ def serious(page: Page) -> list[str]:
     ]
 
 
+NAMES = ["Anna", "Bruno", "Carla"]
+# Where each game's next hand is posted, and two or three hands of it as the page posts them.
+ENTRY = {"quarantotto": "quarantotto/game", "scala40": "scala40/deal",
+         "fortyfive": "fortyfive/hand", "cavallore": "cavallore/deal"}
+HANDS: dict[str, list[dict[str, Any]]] = {
+    "quarantotto": [{"action": "save", "closer": 0, "values-1": "K 5", "values-2": "10+2"},
+                    {"action": "save", "closer": 1, "values-0": "A", "values-2": "7 7"}],
+    "scala40": [{"action": "save", "closer": 0, "values-1": "K", "values-2": "7 7"},
+                {"action": "save", "closer": 2, "values-0": "A", "never": 1}],
+    # The trick helper's cards (hearts are trumps, Bruno leads), then five trick winners.
+    "fortyfive": [{"action": "save", "mode": "cards", "trump": "♥",
+                   "cards": "2♣ K♣ 3♣ 5♥ 3♠ 4♠ Q♦ J♦ 10♦ A♠ 2♥ 8♦ 6♠ 7♠ K♠"},
+                  {"action": "save", "mode": "winners", "winners": "0,1,2,0,1", "bonus": "none"}],
+    "cavallore": [{"placed": 36, "seat": 0}, {"placed": 20, "seat": 0}, {"placed": 31, "seat": 0}],
+}
+EDIT = {"quarantotto": "quarantotto/1/edit", "scala40": "scala40/1/edit",
+        "fortyfive": "fortyfive/1/edit?entry=cards", "cavallore": "cavallore/1/edit"}
+
+
+def with_pen(table, match_id: str) -> str:
+    """The match's edit link: a fresh browser opening it gets the sheet with the entry form
+    (opened by its plain address, it only follows the sheet)."""
+    share = table.client.get(f"/matches/{match_id}/share").get_data(as_text=True)
+    return urlsplit(re.search(r'data-edit="([^"]+)"', share).group(1)).path
+
+
+def play(table, game: str, hands: list[dict[str, Any]]) -> str:
+    """A new match of ``game`` with ``hands`` entered over HTTP."""
+    match_id = table.new_match(game, NAMES[:1] if game == "cavallore" else NAMES)
+    for data in hands:
+        sheet = table.sheet(match_id)
+        response = table.post(f"/matches/{match_id}/{ENTRY[game]}", {
+            "version": sheet["version"], "number": sheet["next"]["number"], **data})
+        assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    return match_id
+
+
 def pages(table) -> dict[str, str]:
     """One match of each game, in progress, plus the home and new-match pages."""
-    urls = {"home": "/", "new": "/matches/new"}
+    urls = {"home": "/", "new": "/matches/new", "sheets": "/sheets", "backup": "/backup"}
     for game in ("navawhist", "quarantotto", "scala40", "fortyfive", "cavallore"):
         urls[f"new-{game}"] = f"/matches/new?game={game}"
-    bidding = table.new_match("navawhist", ["Anna", "Bruno", "Carla"])
-    urls["bidding"] = f"/matches/{bidding}"
-    tricks = table.new_match("navawhist", ["Anna", "Bruno", "Carla"])
+    bidding = table.new_match("navawhist", NAMES)
+    urls["bidding"] = with_pen(table, bidding)
+    urls["follow"] = f"/matches/{bidding}"
+    tricks = table.new_match("navawhist", NAMES)
     table.play_navawhist(tricks, [0, 0, 0], [1, 0, 0])
     table.play_navawhist(tricks, [1, 0, 0], [1, 1, 0])
     for _ in range(3):
         table.bid(tricks, 0)
-    urls["tricks"] = f"/matches/{tricks}"
+    urls["tricks"] = with_pen(table, tricks)
     urls["edit"] = f"/matches/{tricks}/hands/1/edit"
+    for game, hands in HANDS.items():
+        urls[f"{game}-entry"] = with_pen(table, play(table, game, []))
+        match_id = play(table, game, hands)
+        urls[f"{game}-sheet"] = with_pen(table, match_id)
+        urls[f"{game}-edit"] = f"/matches/{match_id}/{EDIT[game]}"
+        urls[f"{game}-share"] = f"/matches/{match_id}/share"
+        urls[f"{game}-history"] = f"/matches/{match_id}/history"
     return urls
 
 

@@ -85,10 +85,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
 
     db.init_app(app)
     migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    security.init_app(app)  # its request checks run before the CSRF check
     csrf.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
-    security.init_app(app)
     assets.init_app(app)
     app.register_blueprint(access.bp)
     app.register_blueprint(matches.bp)

@@ -17,17 +17,21 @@ import click
 from flask import Blueprint, Flask, Response, render_template, request
 from flask_babel import gettext as _
 from sqlalchemy import select
+from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
 from .access import editable_ids, grant
 from .db import db
+from .forms import PLACE_LENGTH, printable
 from .matches import get_match, sheet_context
-from .models import Change, Hand, Match, Player, Seat
+from .models import NAME_LENGTH, Change, Hand, Match, Player, Seat
 from .rules import GAMES
 from .scoring import compute_sheet
+from .security import MATCH_ID
 
 bp = Blueprint("backup", __name__)
 FORMAT = "scorekeeper-backup"
+KINDS = ("enter", "correct", "undo")
 MAX_UPLOAD = 20 * 1024 * 1024
 
 
@@ -71,11 +75,16 @@ def import_matches(data: Any) -> tuple[list[str], int, list[str]]:
     added, skipped, problems = [], 0, []
     players = {p.name.casefold(): p for p in db.session.scalars(select(Player))}
     for entry in data["matches"]:
+        savepoint = db.session.begin_nested()
         try:
             match = _match_from(entry, players)
-        except (KeyError, TypeError, ValueError, AttributeError) as error:  # RuleError too
+            savepoint.commit()
+        except (KeyError, TypeError, ValueError, AttributeError, SQLAlchemyError) as error:
+            # RuleError is a ValueError: the rules refused the match's hands.
+            savepoint.rollback()
+            players = {p.name.casefold(): p for p in db.session.scalars(select(Player))}
             name = entry.get("id", "?") if isinstance(entry, dict) else "?"
-            problems.append(f"{name}: {error}")
+            problems.append(f"{str(name)[:40]}: {str(error)[:200]}")
             continue
         if match is None:
             skipped += 1
@@ -85,24 +94,52 @@ def import_matches(data: Any) -> tuple[list[str], int, list[str]]:
     return added, skipped, problems
 
 
+def _text(value: Any, limit: int, what: str, *, empty: bool = False) -> str:
+    """``value`` as printable text of at most ``limit`` characters, or ValueError."""
+    if not isinstance(value, str) or len(value) > limit or not printable(value) \
+            or not (empty or value.strip()):
+        raise ValueError(_("bad %(what)s", what=what))
+    return value
+
+
+def _whole(value: Any, low: int, high: int, what: str) -> int:
+    """``value`` as an int in low..high, or ValueError."""
+    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+        raise ValueError(_("bad %(what)s", what=what))
+    return value
+
+
+def _when(value: Any) -> datetime:
+    return datetime.fromisoformat(_text(value, 40, "date"))
+
+
 def _match_from(entry: dict[str, Any], players: dict[str, Player]) -> Match | None:
-    """A new Match from one backup entry, checked by the rules; None if it is here already."""
-    if db.session.get(Match, entry["id"]) is not None:
+    """A new Match from one backup entry, every field checked and the hands checked by the
+    rules; None if this instance has it already."""
+    match_id = _text(entry["id"], 24, "id")
+    if not MATCH_ID.fullmatch(match_id):
+        raise ValueError(_("bad %(what)s", what="id"))
+    if db.session.get(Match, match_id) is not None:
         return None
     if entry["game"] not in GAMES:
         raise ValueError(_("unknown game"))
-    names = [str(n).strip() for n in entry["players"]]
-    match = Match(id=str(entry["id"])[:24], game=entry["game"], options=dict(entry["options"]),
-                  first_dealer=int(entry["first_dealer"]), place=entry.get("place"),
-                  lang=str(entry.get("lang") or "en")[:5],
-                  created_at=datetime.fromisoformat(entry["created_at"]),
-                  updated_at=datetime.fromisoformat(entry["updated_at"]))
+    game = GAMES[entry["game"]]
+    names = [_text(n, NAME_LENGTH, "name").strip() for n in entry["players"]]
+    if len({n.casefold() for n in names}) != len(names):
+        raise ValueError(_("a player is in this match twice"))
+    options = game.clean_options(len(names), dict(entry["options"]))
+    place = entry.get("place")
+    match = Match(id=match_id, game=game.key, options=options,
+                  first_dealer=_whole(entry["first_dealer"], 0, len(names) - 1, "first dealer"),
+                  place=None if place is None else _text(place, PLACE_LENGTH, "place"),
+                  lang=entry.get("lang") if entry.get("lang") in ("en", "it") else "en",
+                  created_at=_when(entry["created_at"]), updated_at=_when(entry["updated_at"]))
     for seat, name in enumerate(names):
         player = players.get(name.casefold())
         if player is None:
             player = players[name.casefold()] = Player(name=name)
         match.seats.append(Seat(seat=seat, player=player))
-    hands = sorted(entry["hands"], key=lambda h: h["number"])
+    hands = sorted(entry["hands"], key=lambda h: _whole(h["number"], 1, 10_000, "hand"))
     if [h["number"] for h in hands] != list(range(1, len(hands) + 1)):
         raise ValueError(_("the hands are not numbered 1, 2, 3..."))
     sheet = compute_sheet(match, [h["data"] for h in hands])
@@ -110,14 +147,18 @@ def _match_from(entry: dict[str, Any], players: dict[str, Player]) -> Match | No
     match.locked = bool(entry.get("locked", sheet.finished))
     for h in hands:
         match.hands.append(Hand(number=h["number"], data=h["data"],
-                                created_at=datetime.fromisoformat(h["created_at"]),
-                                updated_at=datetime.fromisoformat(h["updated_at"])))
+                                created_at=_when(h["created_at"]),
+                                updated_at=_when(h["updated_at"])))
     db.session.add(match)
     db.session.flush()
     for c in entry.get("history", []):
-        db.session.add(Change(match_id=match.id, number=int(c["number"]), kind=str(c["kind"]),
-                              old=c["old"], new=c["new"], undone=bool(c["undone"]),
-                              created_at=datetime.fromisoformat(c["created_at"])))
+        if c["kind"] not in KINDS or not isinstance(c["old"], dict | None) \
+                or not isinstance(c["new"], dict | None):
+            raise ValueError(_("bad %(what)s", what="history"))
+        db.session.add(Change(match_id=match.id, number=_whole(c["number"], 1, 10_000, "hand"),
+                              kind=c["kind"], old=c["old"], new=c["new"],
+                              undone=bool(c["undone"]), created_at=_when(c["created_at"])))
+    db.session.flush()
     return match
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from typing import Any
 
 from flask import request
@@ -10,7 +11,7 @@ from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from wtforms import BooleanField, FieldList, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
-from wtforms.validators import InputRequired, Length, Optional, ValidationError
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
 from .models import NAME_LENGTH
@@ -19,6 +20,16 @@ from .rules.cards import SUITS
 
 csrf = CSRFProtect()
 PLACE_LENGTH = 60
+MAX_INT = 2**31 - 1  # what every database stores in an integer column
+
+
+def printable(text: str) -> bool:
+    """True when ``text`` holds no control character (NUL, escape, line breaks...).
+
+    >>> printable("Anna Maria"), printable("Anna\x00")
+    (True, False)
+    """
+    return not any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
 
 
 def whole(value: Any) -> Any:
@@ -29,7 +40,7 @@ def whole(value: Any) -> Any:
     """
     if isinstance(value, str):
         text = value.strip()
-        if text.lstrip("-").isdigit() and len(text) < 10:
+        if text.lstrip("-").isdecimal() and len(text) < 10:
             return int(text)
         return text or None
     return value
@@ -38,19 +49,21 @@ def whole(value: Any) -> Any:
 class StepForm(FlaskForm):
     """What every change to a match carries: the version of the sheet the user saw."""
 
-    version = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    version = IntegerField(widget=HiddenInput(),
+                           validators=[InputRequired(), NumberRange(0, MAX_INT)])
 
 
 class HandForm(StepForm):
     """A change to one hand: its number."""
 
-    number = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    number = IntegerField(widget=HiddenInput(),
+                          validators=[InputRequired(), NumberRange(1, MAX_INT)])
 
 
 class BidForm(HandForm):
     """One player's bid (Navawhist)."""
 
-    seat = IntegerField(widget=HiddenInput(), validators=[InputRequired()])
+    seat = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(0, 99)])
     bid = StringField(validators=[InputRequired()])
 
 
@@ -89,6 +102,9 @@ class MatchForm(FlaskForm):
             if not name:
                 raise ValidationError(_l("Player %(seat)s: type a name or remove the row.",
                                          seat=seat))
+            if not printable(name):
+                raise ValidationError(_l("Player %(seat)s: a name cannot hold control "
+                                         "characters.", seat=seat))
             if len(name) > NAME_LENGTH:
                 raise ValidationError(_l("%(name)s: a name has at most %(n)s characters.",
                                          name=name[:NAME_LENGTH] + "…", n=NAME_LENGTH))
@@ -100,6 +116,11 @@ class MatchForm(FlaskForm):
             raise ValidationError(_l("%(game)s is played by %(low)s to %(high)s players.",
                                      game=self.game.name, low=self.game.min_players,
                                      high=self.game.max_players))
+
+    def validate_place(self, field: StringField) -> None:
+        """The place is plain text."""
+        if field.data and not printable(field.data):
+            raise ValidationError(_l("The place cannot hold control characters."))
 
     def validate_first_dealer(self, field: IntegerField) -> None:
         """The first dealer is one of the players."""

@@ -124,7 +124,7 @@ def home():
     (every match on an install open to everyone), ten a page.
     """
     page = request.args.get("page", "1")
-    page = int(page) if page.isdigit() and 0 < int(page) < 10_000 else 1
+    page = int(page) if page.isdecimal() and 0 < int(page) < 10_000 else 1
     query = select(Match).options(selectinload(Match.hands)).order_by(
         Match.finished, Match.updated_at.desc())
     ids = editable_ids()
@@ -150,7 +150,7 @@ def _edit_rows(form: Any) -> bool:
             names.append(picked)
     elif action.partition(":")[0] in ROW_ACTIONS:
         verb, _sep, index = action.partition(":")
-        i = int(index) if index.isdigit() else -1
+        i = int(index) if index.isdecimal() and len(index) < 4 else -1
         if verb == "up" and 0 < i < len(names):
             names[i - 1], names[i] = names[i], names[i - 1]
         elif verb == "remove" and 0 <= i < len(names):
@@ -228,7 +228,9 @@ def live(match_id: str):
     if version is None:
         abort(404, _("There is no such match."))
     etag = f"{match_id}-{version}-{get_locale()}-{int(can_edit(match_id))}"
-    if request.if_none_match.contains_weak(etag):
+    # A compressed response carried the same tag with "-gz" (see assets.finish).
+    if request.if_none_match.contains_weak(etag) or \
+            request.if_none_match.contains_weak(f"{etag}-gz"):
         return "", 304, {"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"}
     response = make_response(render_template(
         "matches/_live.html", **sheet_context(get_match(match_id))))

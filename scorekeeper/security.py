@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response
+import re
+
+from flask import Flask, Response, abort, request
+from flask_babel import gettext as _
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -17,6 +20,19 @@ CSP = "; ".join([
 ])
 
 
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
+
+
+def check_request() -> None:
+    """Refuse what no page of ours sends, before anything reads it: a match address that
+    cannot exist, a form field without a readable name."""
+    match_id = (request.view_args or {}).get("match_id")
+    if match_id is not None and not MATCH_ID.fullmatch(match_id):
+        abort(404, _("There is no such match."))
+    if request.method == "POST" and (None in request.form or None in request.files):
+        abort(400, _("The form could not be read."))
+
+
 def secure_headers(response: Response) -> Response:
     """Add the Content-Security-Policy and its companions to every response."""
     response.headers.setdefault("Content-Security-Policy", CSP)
@@ -27,5 +43,9 @@ def secure_headers(response: Response) -> Response:
 
 
 def init_app(app: Flask) -> None:
-    """Add the headers to every response of ``app``."""
+    """Check every request first and add the headers to every response of ``app``.
+
+    Call it before the CSRF extension is bound, so that the checks run first.
+    """
+    app.before_request(check_request)
     app.after_request(secure_headers)

@@ -109,7 +109,7 @@ def read_tap(game: str, players: int) -> tuple[int, str] | None:
     if raw is None:
         return None
     seat, _sep, key = raw.partition(":")
-    if not seat.isdigit() or int(seat) >= players or key not in (*KEYS[game], BACK, CLEAR, SHOW):
+    if not seat.isdecimal() or int(seat) >= players or key not in (*KEYS[game], BACK, CLEAR, SHOW):
         abort(400, _("Unknown key."))
     return int(seat), key
 

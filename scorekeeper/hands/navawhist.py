@@ -101,11 +101,13 @@ def edit(match_id: str, number: int):
         values = {"bids": form.seat_values(players, "bids"), "values": form.seat_values(players)}
         try:
             check_form(form, match)
+            if form.number.data != number:
+                raise Conflict
             data = {"bids": values["bids"], "tricks": values["values"],
                     "trump": form.trump.data or None}
             save_hand(match, number, data, expected=form.version.data, kind="correct")
         except (RuleError, Conflict) as error:
-            return refuse(match, error, form=form, template=EDIT, values=values)
+            return refuse(match, error, form=form, template=EDIT, values=values, number=number)
         return after_change(match)
-    return render_sheet(match, form=form, template=EDIT, values=values)
+    return render_sheet(match, form=form, template=EDIT, values=values, number=number)
 

@@ -14,8 +14,9 @@ from .cards import Card, parse_cards
 from .core import N_, RuleError
 
 Cards = str | Iterable[Card | str]
-TOTAL = re.compile(r"^-?\d+$")
-SUM = re.compile(r"^\d+(?:\s*\+\s*\d+)+$")
+# Bounded so that int() never meets a number too long to read; ASCII digits only.
+TOTAL = re.compile(r"^-?[0-9]{1,9}$")
+SUM = re.compile(r"^[0-9]{1,9}(?:\s*\+\s*[0-9]{1,9}){1,40}$")
 
 
 def refuse(seat: int | None, with_seat: str, without_seat: str, **params: Any) -> RuleError:

@@ -24,7 +24,7 @@ MAX_INT = 2**31 - 1  # what every database stores in an integer column
 
 
 def printable(text: str) -> bool:
-    """True when ``text`` holds no control character (NUL, escape, line breaks...).
+    r"""True when ``text`` holds no control character (NUL, escape, line breaks...).
 
     >>> printable("Anna Maria"), printable("Anna\x00")
     (True, False)

@@ -9,8 +9,8 @@ from .rules import Sheet
 WIDTH, HEIGHT, PAD = 320, 140, 24
 # Distinct on light and dark backgrounds; given as SVG attributes so that paper (WeasyPrint)
 # and screens draw the same colours.
-COLORS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#8c564b",
-          "#e377c2", "#7f7f7f", "#bcbd22")
+COLORS = ("#3b8ee8", "#e5534b", "#2fa84f", "#a371f7", "#f0883e", "#1fb6c9", "#c38b5f",
+          "#e85aad", "#9aa0a6", "#c2c23a")
 
 
 @dataclass(frozen=True)

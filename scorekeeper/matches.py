@@ -173,7 +173,7 @@ def new():
         abort(400, _("Unknown game."))
     form = match_form(game)
     if request.method == "GET":
-        for _i in range(max(game.min_players, min(4, game.max_players))):
+        for _i in range(1 if game.solitaire else max(game.min_players, min(4, game.max_players))):
             form.players.append_entry("")
     elif not _edit_rows(form) and form.validate():
         try:

@@ -161,7 +161,7 @@ def test_tricks_preview_shows_left_and_points(table):
     assert table.sheet(match_id)["hands"] == []
 
 
-def test_bid_with_htmx_returns_the_live_fragment(table, client):
+def test_bid_with_htmx_returns_a_small_fragment(table, client):
     match_id = table.new_match("navawhist", NAMES)
     sheet = table.sheet(match_id)
     response = table.post(f"/matches/{match_id}/bid", {
@@ -169,9 +169,19 @@ def test_bid_with_htmx_returns_the_live_fragment(table, client):
         headers={"HX-Request": "true"})
     text = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert text.lstrip().startswith("<div id=\"live\"")
-    assert "<html" not in text
+    assert response.headers["HX-Retarget"] == "#entry"
+    assert text.lstrip().startswith('<section class="entry" id="entry"')
+    assert "<html" not in text and 'id="live"' not in text
     assert "Carla bids" in text
+    # the row of hand 1 (Bruno's bid shown), the names (Carla to act) and the actions
+    assert 'id="hand-1" hx-swap-oob="true"' in text and "1/</span>" in text
+    assert 'id="names-row" hx-swap-oob="true"' in text
+    assert 'id="actions" hx-swap-oob="true"' in text and f'value="{sheet["version"] + 1}"' in text
+    # a refusal still sends the whole live sheet with its message
+    response = table.post(f"/matches/{match_id}/bid", {
+        "version": sheet["version"] + 1, "number": 1, "seat": 2, "bid": 9},
+        headers={"HX-Request": "true"})
+    assert response.status_code == 422 and 'id="live"' in response.get_data(as_text=True)
 
 
 def test_a_stale_or_double_submission_stores_one_bid(table, app):

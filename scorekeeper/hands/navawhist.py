@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 
 from ..forms import BidForm, SeatValuesForm, whole
 from ..i18n import rule_message
-from ..matches import after_change, get_match, refuse, render_sheet
+from ..matches import after_change, get_match, is_htmx, refuse, render_sheet
 from ..models import Match
 from ..rules import RuleError, Sheet, navawhist
 from ..scoring import Conflict, compute_sheet, save_hand
@@ -17,6 +17,7 @@ from . import check_form, stored_inputs
 
 bp = Blueprint("navawhist", __name__)
 EDIT = "hands/edit_navawhist.html"
+BID = "hands/_bid_navawhist.html"
 
 
 def _pending(match: Match, number: int) -> dict[str, Any]:
@@ -39,9 +40,13 @@ def bid(match_id: str):
         bids = list(data["bids"])
         bids[form.seat.data] = whole(form.bid.data)
         data["bids"] = bids
-        save_hand(match, form.number.data, data, expected=form.version.data)
+        sheet = save_hand(match, form.number.data, data, expected=form.version.data)
     except (RuleError, Conflict) as error:
         return refuse(match, error)
+    if is_htmx() and sheet.next is not None:
+        # Only the entry panel and the rows the bid changed travel back (see the template).
+        return render_template(BID, match=match, sheet=sheet, names=match.names), 200, {
+            "HX-Retarget": "#entry", "HX-Reswap": "outerHTML"}
     return after_change(match)
 
 

@@ -48,6 +48,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         static_folder=str(ROOT / "static"),
     )
     Path(app.instance_path).mkdir(parents=True, exist_ok=True)
+    # Templates are indented for people; the phone need not download that indentation.
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
     app.config.from_mapping(
         SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL")
         or f"sqlite:///{Path(app.instance_path) / 'scorekeeper.db'}",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from flask import (
@@ -45,7 +46,7 @@ def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
     """The sheet and its chart, rendered once per version, language and edit right."""
     editor = can_edit(match.id)
     key = (match.id, match.version, str(get_locale()), editor)
-    return cache("sheet-html").get(key, lambda: Markup(render_template(
+    return cache("sheet-html").get(key, lambda: Markup(render_compact(
         "matches/_sheet_block.html", match=match, sheet=sheet, names=names,
         game=GAMES[match.game])))
 
@@ -82,6 +83,14 @@ def extract(index: int, container: Any) -> Any:
     return container[index]
 
 
+INDENT = re.compile(r"\n[ \t]+")
+
+
+def render_compact(template: str, **context: Any) -> str:
+    """``render_template`` without the templates' indentation (no page holds <pre>)."""
+    return INDENT.sub("\n", render_template(template, **context))
+
+
 def is_htmx() -> bool:
     """True when htmx sent the request and wants a fragment back."""
     return request.headers.get("HX-Request") == "true"
@@ -97,7 +106,7 @@ def render_sheet(match: Match, *, status: int = 200, error: str | None = None,
     """The match page (or, for htmx, its live part) with an optional error message."""
     if is_htmx() and template == "matches/show.html":
         template = "matches/_live.html"
-    return render_template(template, **sheet_context(match), error=error, **context), status
+    return render_compact(template, **sheet_context(match), error=error, **context), status
 
 
 def sheet_context(match: Match) -> dict[str, Any]:

@@ -9,7 +9,7 @@ from flask_babel import gettext as _
 
 from ..forms import BidForm, SeatValuesForm, whole
 from ..i18n import rule_message
-from ..matches import after_change, get_match, is_htmx, refuse, render_sheet
+from ..matches import after_change, get_match, is_htmx, refuse, render_compact, render_sheet
 from ..models import Match
 from ..rules import RuleError, Sheet, navawhist
 from ..scoring import Conflict, compute_sheet, save_hand
@@ -45,7 +45,7 @@ def bid(match_id: str):
         return refuse(match, error)
     if is_htmx() and sheet.next is not None:
         # Only the entry panel and the rows the bid changed travel back (see the template).
-        return render_template(BID, match=match, sheet=sheet, names=match.names), 200, {
+        return render_compact(BID, match=match, sheet=sheet, names=match.names), 200, {
             "HX-Retarget": "#entry", "HX-Reswap": "outerHTML"}
     return after_change(match)
 

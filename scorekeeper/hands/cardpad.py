@@ -138,9 +138,25 @@ def cards(match_id: str):
                            text=apply_tap(texts[seat], key))
 
 
+def values_text(game: str) -> str:
+    """The card values that differ from face value, as the rules give them.
+
+    >>> values_text("scala40"), values_text("quarantotto")
+    ('A 11 · J Q K 10 · Jolly 25', 'A 15 · J Q K 10')
+    """
+    module = {"quarantotto": quarantotto, "scala40": scala40}[game]
+    groups: dict[int, list[str]] = {}
+    for rank, points in module.card_values():
+        if not rank.isdecimal() or int(rank) != points:
+            groups.setdefault(points, []).append(JOLLY if rank == "*" else rank)
+    return " · ".join(f"{' '.join(ranks)} {points}" for points, ranks in groups.items())
+
+
 def attach(bp: Blueprint) -> None:
     """Give a game's blueprint the keypad route (``<game>.cards``) and template helpers."""
     bp.add_url_rule(f"/matches/<match_id>/{bp.name}/cards", "cards", cards, methods=["POST"])
     bp.add_app_template_global(pad_state, "cardpad_state")
     bp.add_app_template_global(lambda game: KEYS[game], "cardpad_keys")
+    bp.add_app_template_global(values_text, "card_values_text")
+    bp.add_app_template_global(lambda: scala40.hand_points("A"), "lone_ace_points")
     bp.add_app_template_filter(entry_kind, "entry_kind")

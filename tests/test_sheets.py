@@ -12,6 +12,8 @@ from pypdf import PdfReader
 
 from scorekeeper.rules import navawhist
 
+from .test_navawhist_web import legal_hand
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Ugo", "Irene", "Luca"]
 
 
@@ -28,17 +30,7 @@ def play(table, players: int, hands: int, seed: int = 7) -> str:
     rng = random.Random(seed)
     match_id = table.new_match("navawhist", NAMES[:players])
     for index, cards in enumerate(navawhist.deal_schedule(players)[:hands]):
-        dealer = index % players
-        order = navawhist.bidding_order(players, dealer)
-        bids = [0] * players
-        for seat in order[:-1]:
-            bids[seat] = rng.randint(0, cards)
-        forbidden = navawhist.forbidden_bid(cards, [bids[s] for s in order[:-1]])
-        bids[dealer] = rng.choice([b for b in range(cards + 1) if b != forbidden])
-        tricks = [0] * players
-        for _ in range(cards):
-            tricks[rng.randrange(players)] += 1
-        table.play_navawhist(match_id, bids, tricks)
+        table.play_navawhist(match_id, *legal_hand(rng, cards, players, index % players))
     return match_id
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -17,6 +18,23 @@ CHROMIUM_ARGS = [
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
 PHONE = {"width": 390, "height": 844}
+
+SHOTS = os.environ.get("SCOREKEEPER_SHOTS")
+
+
+def shot(page: Page, name: str) -> None:
+    """A full-page screenshot under SCOREKEEPER_SHOTS, when it is set."""
+    if SHOTS:
+        Path(SHOTS).mkdir(parents=True, exist_ok=True)
+        page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
+
+
+def settled(page: Page) -> None:
+    """Wait until htmx has swapped in its answer and wired up the new elements: for a few
+    milliseconds after a swap they answer no event, faster than a finger but not a robot."""
+    page.wait_for_function(
+        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, "
+        ".htmx-added')")
 
 
 @pytest.fixture

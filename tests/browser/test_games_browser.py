@@ -8,31 +8,14 @@ Set SCOREKEEPER_SHOTS to a folder to keep a screenshot of each step looked at.
 
 from __future__ import annotations
 
-import os
 import re
 from fractions import Fraction
-from pathlib import Path
 
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import cavallore, fortyfive, quarantotto, scala40
 
-SHOTS = os.environ.get("SCOREKEEPER_SHOTS")
-
-
-def shot(page: Page, name: str) -> None:
-    """A full-page screenshot under SCOREKEEPER_SHOTS, when it is set."""
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
-
-
-def settled(page: Page) -> None:
-    """Wait until htmx has swapped in its answer and wired up the new elements: for a few
-    milliseconds after a swap they answer no event, faster than a finger but not a robot."""
-    page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, "
-        ".htmx-added')")
+from .conftest import settled, shot
 
 
 def create_match(page: Page, base: str, game: str, names: list[str]) -> None:

@@ -7,10 +7,8 @@ Set SCOREKEEPER_SHOTS to a folder to keep a screenshot of each page looked at.
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -19,8 +17,9 @@ from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.rules import GAMES, fortyfive
 
+from .conftest import settled, shot
+
 PHONE = {"width": 390, "height": 844}
-SHOTS = os.environ.get("SCOREKEEPER_SHOTS")
 
 # Each fits the 30-character name limit; each would set window.__pwned if it ran.
 HOSTILE = [
@@ -41,20 +40,6 @@ document.addEventListener("securitypolicyviolation", (e) => window.__csp.push({
   source: e.sourceFile, line: e.lineNumber}));
 """
 
-
-def shot(page: Page, name: str) -> None:
-    """A full-page screenshot under SCOREKEEPER_SHOTS, when it is set."""
-    if SHOTS:
-        Path(SHOTS).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
-
-
-def settled(page: Page) -> None:
-    """Wait until htmx has swapped in its answer and wired up the new elements: for a few
-    milliseconds after a swap they answer no event, faster than a finger but not a robot."""
-    page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, "
-        ".htmx-added')")
 
 
 def join_path(table, match_id: str) -> str:

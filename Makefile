@@ -1,8 +1,14 @@
 # The commands the README gives. `make run` and `make test` build .venv when it is
-# missing or pyproject.toml changed.
-PYTHON ?= python3
+# missing or pyproject.toml changed, with Python 3.12 or newer (scripts/find-python).
 VENV := .venv
 BIN := $(VENV)/bin
+# A .venv built with an unsupported Python (3.11 crashes in its garbage collector) is rebuilt.
+ifneq ($(wildcard $(BIN)/python),)
+ifneq ($(shell $(BIN)/python -c 'import sys; print(sys.version_info >= (3, 12))' 2>/dev/null),True)
+$(info .venv runs an unsupported Python: rebuilding it)
+$(shell rm -rf $(VENV))
+endif
+endif
 APP := $(BIN)/flask --app scorekeeper
 HOST ?= 127.0.0.1
 PORT ?= 5000
@@ -12,7 +18,7 @@ WORKERS ?= 2
 .PHONY: run test test-postgres lint bench serve babel clean
 
 $(BIN)/python:
-	$(PYTHON) -m venv $(VENV)
+	py="$(PYTHON)"; [ -n "$$py" ] || py=$$(scripts/find-python) || exit 1; "$$py" -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 $(VENV)/.installed: pyproject.toml | $(BIN)/python

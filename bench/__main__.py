@@ -7,6 +7,8 @@ Run from the repository root: ``python -m bench``.
 from __future__ import annotations
 
 import gzip
+import io
+import json
 import os
 import random
 import re
@@ -17,6 +19,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
 from collections.abc import Callable
 from pathlib import Path
 
@@ -234,6 +237,38 @@ def bench_first_visit(client, match_id: str) -> list[tuple[str, str, str]]:
              f"{total / 1024:.1f} KB in {1 + len(set(assets))} files", "< 40 KB")]
 
 
+def bench_limits(client) -> list[tuple[str, str, str]]:
+    """What a hostile request costs: an oversize body, a backup of 100,000 empty entries."""
+    body = io.BytesIO(b"a=" + b"x" * (20 * 1024 * 1024))
+
+    def oversize():
+        body.seek(0)
+        response = client.post("/matches/new", input_stream=body, headers={
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Content-Length": str(len(body.getbuffer()))})
+        assert response.status_code == 413, response.status_code
+
+    tracemalloc.start()
+    oversize()
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    times = timed(oversize, runs=10)
+    page = ok(client, "/backup").get_data(as_text=True)
+    token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+    backup = json.dumps({"format": "scorekeeper-backup", "matches": [{}] * 100_000}).encode()
+
+    def hostile_backup():
+        response = client.post("/backup", content_type="multipart/form-data", data={
+            "csrf_token": token, "file": (io.BytesIO(backup), "backup.json")})
+        assert response.status_code == 422, response.status_code
+
+    imports = timed(hostile_backup, runs=5)
+    return [("7. 20 MB form body: the 413", f"{ms(median(times))}, peak {peak / 2**20:.1f} MB",
+             "< 100 ms, a few MB"),
+            ("8. Backup of 100 000 empty matches: refused",
+             f"{ms(median(imports))} ({len(backup) / 1024:.0f} KB file)", "< 2 s")]
+
+
 def main() -> None:
     directory = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
     try:
@@ -244,7 +279,8 @@ def main() -> None:
         rows = [("Figure", "Measured", "Target")]
         for part in (lambda: bench_sheet(app, client, largest), lambda: bench_bid(app, client),
                      lambda: bench_pdf(client, largest), lambda: bench_gunicorn(path, largest),
-                     lambda: bench_home(directory), lambda: bench_first_visit(client, largest)):
+                     lambda: bench_home(directory), lambda: bench_first_visit(client, largest),
+                     lambda: bench_limits(client)):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
         print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "

@@ -67,6 +67,12 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # A household install open for editing by anyone who can reach it.
         OPEN_EDIT=_flag("SCOREKEEPER_OPEN_EDIT"),
         WTF_CSRF_TIME_LIMIT=None,
+        # What a request may cost: every form of the app is a few KB; a larger body gets a
+        # 413 before anything reads it. Backup uploads have their own limit.
+        MAX_CONTENT_LENGTH=512 * 1024,
+        MAX_FORM_MEMORY_SIZE=512 * 1024,
+        MAX_FORM_PARTS=300,
+        MAX_BACKUP_LENGTH=16 * 1024 * 1024,
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -34,12 +34,29 @@ def _gzipped(data: bytes) -> bytes:
     return gzip.compress(data, compresslevel=6, mtime=0)
 
 
+# Backups hold every match a phone may edit: never kept by a browser or a proxy.
+NO_STORE = ("backup.backup_json", "backup.restore")
+
+
+def cache_policy(response: Response) -> None:
+    """Versioned static files are kept a year; every other answer is this browser's own and
+    is checked again before use (its ETag, where it has one, makes that cheap)."""
+    if request.endpoint == "static":
+        if request.args.get("v"):
+            response.cache_control.no_cache = None
+            response.cache_control.public = True
+            response.cache_control.max_age = YEAR
+            response.cache_control.immutable = True
+    elif request.endpoint in NO_STORE:
+        response.headers["Cache-Control"] = "no-store"
+    else:
+        response.cache_control.private = True
+        response.cache_control.no_cache = True
+
+
 def finish(response: Response) -> Response:
-    """Long caching for versioned static files; gzip for text the client accepts."""
-    if request.endpoint == "static" and request.args.get("v"):
-        response.cache_control.public = True
-        response.cache_control.max_age = YEAR
-        response.cache_control.immutable = True
+    """Cache headers; gzip for text the client accepts."""
+    cache_policy(response)
     if (response.status_code != 200 or "Content-Encoding" in response.headers
             or "gzip" not in request.headers.get("Accept-Encoding", "")
             or not response.mimetype.startswith(COMPRESSIBLE)):

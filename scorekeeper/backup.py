@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 from datetime import datetime
 from typing import Any
 
@@ -20,9 +21,10 @@ from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
+from . import names as naming
 from .access import editable_ids, grant
 from .db import db
-from .forms import PLACE_LENGTH, printable
+from .forms import PLACE_LENGTH
 from .matches import get_match, sheet_context
 from .models import NAME_LENGTH, Change, Hand, Match, Player, Seat
 from .rules import GAMES
@@ -32,7 +34,6 @@ from .security import MATCH_ID
 bp = Blueprint("backup", __name__)
 FORMAT = "scorekeeper-backup"
 KINDS = ("enter", "correct", "undo")
-MAX_UPLOAD = 20 * 1024 * 1024
 
 
 def _time(value: datetime) -> str:
@@ -67,36 +68,107 @@ class BackupError(ValueError):
     """The file is not a backup this app can read."""
 
 
-def import_matches(data: Any) -> tuple[list[str], int, list[str]]:
-    """Add the backup's matches this instance lacks: (added ids, skipped, problems)."""
+# What one backup file may hold: checked before anything is read into the database.
+MAX_MATCHES = 5_000
+MAX_HANDS = 5_000  # in one match
+MAX_FILE_HANDS = 200_000  # in the whole file
+MAX_CHANGES = 20_000  # history entries of one match
+
+
+def _no_constant(name: str) -> Any:
+    raise BackupError(_("This file holds %(value)s, which is not a number a backup holds.",
+                        value=name))
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise BackupError(_("This file holds the number %(value)s, too large for any "
+                            "score.", value=text[:20]))
+    return value
+
+
+def _bounded(text: str) -> int:
+    if len(text.lstrip("-")) > 100:
+        raise BackupError(_("This file holds a number of %(n)s digits, too large for any "
+                            "score.", n=len(text.lstrip("-"))))
+    return int(text)
+
+
+def read_backup(raw: bytes | str) -> dict[str, Any]:
+    """The backup in ``raw``, its shape and size checked; BackupError saying what is wrong.
+
+    >>> read_backup('{"format": "scorekeeper-backup", "matches": []}')["matches"]
+    []
+    """
+    try:
+        data = json.loads(raw, parse_constant=_no_constant, parse_float=_finite,
+                          parse_int=_bounded)
+    except RecursionError:
+        raise BackupError(_("This file nests too deeply to be a Scorekeeper backup.")) from None
+    except BackupError:
+        raise
+    except ValueError:  # UnicodeDecodeError and JSONDecodeError among them
+        raise BackupError(_("This file is not a Scorekeeper backup.")) from None
     if not isinstance(data, dict) or data.get("format") != FORMAT \
             or not isinstance(data.get("matches"), list):
         raise BackupError(_("This file is not a Scorekeeper backup."))
-    added, skipped, problems = [], 0, []
-    players = {p.name.casefold(): p for p in db.session.scalars(select(Player))}
-    for entry in data["matches"]:
-        savepoint = db.session.begin_nested()
+    matches = data["matches"]
+    if len(matches) > MAX_MATCHES:
+        raise BackupError(_("This file holds %(n)s matches; a backup holds at most %(max)s.",
+                            n=len(matches), max=MAX_MATCHES))
+    hands = sum(len(m["hands"]) for m in matches
+                if isinstance(m, dict) and isinstance(m.get("hands"), list))
+    if hands > MAX_FILE_HANDS:
+        raise BackupError(_("This file holds %(n)s hands; a backup holds at most %(max)s.",
+                            n=hands, max=MAX_FILE_HANDS))
+    return data
+
+
+def import_matches(data: Any) -> tuple[list[str], int, list[str]]:
+    """Add the backup's matches this instance lacks: (added ids, skipped, problems).
+
+    Every entry is checked, the rules included, before the first is stored; the good ones
+    are then stored in one transaction, so the time grows with the file and no faster.
+    """
+    if not isinstance(data, dict) or data.get("format") != FORMAT \
+            or not isinstance(data.get("matches"), list):
+        raise BackupError(_("This file is not a Scorekeeper backup."))
+    entries = data["matches"]
+    wanted = [e["id"] for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)]
+    here = set()
+    for start in range(0, len(wanted), 500):
+        here.update(db.session.scalars(select(Match.id).where(
+            Match.id.in_(wanted[start:start + 500]))))
+    players = {naming.key(p.name): p for p in db.session.scalars(select(Player))}
+    added: list[Match] = []
+    skipped, problems = 0, []
+    for entry in entries:
         try:
-            match = _match_from(entry, players)
-            savepoint.commit()
-        except (KeyError, TypeError, ValueError, AttributeError, SQLAlchemyError) as error:
+            match = _match_from(entry, players, here)
+        except (KeyError, TypeError, ValueError, AttributeError) as error:
             # RuleError is a ValueError: the rules refused the match's hands.
-            savepoint.rollback()
-            players = {p.name.casefold(): p for p in db.session.scalars(select(Player))}
             name = entry.get("id", "?") if isinstance(entry, dict) else "?"
             problems.append(f"{str(name)[:40]}: {str(error)[:200]}")
             continue
         if match is None:
             skipped += 1
             continue
-        added.append(match.id)
-    db.session.commit()
-    return added, skipped, problems
+        here.add(match.id)
+        added.append(match)
+    db.session.add_all(added)
+    try:
+        db.session.commit()
+    except SQLAlchemyError:
+        db.session.rollback()
+        raise BackupError(_("The backup could not be stored: another phone changed the "
+                            "same matches. Try again.")) from None
+    return [m.id for m in added], skipped, problems
 
 
 def _text(value: Any, limit: int, what: str, *, empty: bool = False) -> str:
-    """``value`` as printable text of at most ``limit`` characters, or ValueError."""
-    if not isinstance(value, str) or len(value) > limit or not printable(value) \
+    """``value`` as readable text of at most ``limit`` characters, or ValueError."""
+    if not isinstance(value, str) or len(value) > limit or not naming.readable(value) \
             or not (empty or value.strip()):
         raise ValueError(_("bad %(what)s", what=what))
     return value
@@ -113,19 +185,29 @@ def _when(value: Any) -> datetime:
     return datetime.fromisoformat(_text(value, 40, "date"))
 
 
-def _match_from(entry: dict[str, Any], players: dict[str, Player]) -> Match | None:
+def _list(value: Any, limit: int, what: str) -> list[Any]:
+    """``value`` as a list of at most ``limit`` items, or ValueError."""
+    if not isinstance(value, list) or len(value) > limit:
+        raise ValueError(_("bad %(what)s", what=what))
+    return value
+
+
+def _match_from(entry: dict[str, Any], players: dict[str, Player],
+                here: set[str]) -> Match | None:
     """A new Match from one backup entry, every field checked and the hands checked by the
-    rules; None if this instance has it already."""
+    rules, not yet added to the session; None if this instance (``here``) has it already.
+    New players are added to ``players``."""
     match_id = _text(entry["id"], 24, "id")
     if not MATCH_ID.fullmatch(match_id):
         raise ValueError(_("bad %(what)s", what="id"))
-    if db.session.get(Match, match_id) is not None:
+    if match_id in here:
         return None
     if entry["game"] not in GAMES:
         raise ValueError(_("unknown game"))
     game = GAMES[entry["game"]]
-    names = [_text(n, NAME_LENGTH, "name").strip() for n in entry["players"]]
-    if len({n.casefold() for n in names}) != len(names):
+    names = [naming.clean(_text(n, NAME_LENGTH, "name"))
+             for n in _list(entry["players"], game.max_players, "players")]
+    if len({naming.key(n) for n in names}) != len(names):
         raise ValueError(_("a player is in this match twice"))
     options = game.clean_options(len(names), dict(entry["options"]))
     place = entry.get("place")
@@ -135,30 +217,28 @@ def _match_from(entry: dict[str, Any], players: dict[str, Player]) -> Match | No
                   lang=entry.get("lang") if entry.get("lang") in ("en", "it") else "en",
                   created_at=_when(entry["created_at"]), updated_at=_when(entry["updated_at"]))
     for seat, name in enumerate(names):
-        player = players.get(name.casefold())
+        player = players.get(naming.key(name))
         if player is None:
-            player = players[name.casefold()] = Player(name=name)
+            player = players[naming.key(name)] = Player(name=name)
         match.seats.append(Seat(seat=seat, player=player))
-    hands = sorted(entry["hands"], key=lambda h: _whole(h["number"], 1, 10_000, "hand"))
+    hands = sorted(_list(entry["hands"], MAX_HANDS, "hands"),
+                   key=lambda h: _whole(h["number"], 1, MAX_HANDS, "hand"))
     if [h["number"] for h in hands] != list(range(1, len(hands) + 1)):
         raise ValueError(_("the hands are not numbered 1, 2, 3..."))
     sheet = compute_sheet(match, [h["data"] for h in hands])
     match.finished = sheet.finished
     match.locked = bool(entry.get("locked", sheet.finished))
-    for h in hands:
-        match.hands.append(Hand(number=h["number"], data=h["data"],
-                                created_at=_when(h["created_at"]),
-                                updated_at=_when(h["updated_at"])))
-    db.session.add(match)
-    db.session.flush()
-    for c in entry.get("history", []):
+    match.hands = [Hand(number=h["number"], data=h["data"], created_at=_when(h["created_at"]),
+                        updated_at=_when(h["updated_at"])) for h in hands]
+    changes = []
+    for c in _list(entry.get("history", []), MAX_CHANGES, "history"):
         if c["kind"] not in KINDS or not isinstance(c["old"], dict | None) \
                 or not isinstance(c["new"], dict | None):
             raise ValueError(_("bad %(what)s", what="history"))
-        db.session.add(Change(match_id=match.id, number=_whole(c["number"], 1, 10_000, "hand"),
+        changes.append(Change(match_id=match_id, number=_whole(c["number"], 1, MAX_HANDS, "hand"),
                               kind=c["kind"], old=c["old"], new=c["new"],
                               undone=bool(c["undone"]), created_at=_when(c["created_at"])))
-    db.session.flush()
+    match.changes = changes
     return match
 
 
@@ -171,6 +251,30 @@ def history(match_id: str):
     return render_template("matches/history.html", **sheet_context(match), changes=changes)
 
 
+# A spreadsheet runs a cell that starts with one of these as a formula.
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    """``value`` as a spreadsheet shows it and never runs it (OWASP's advice on CSV
+    injection): text that a spreadsheet would take for a formula gets a leading quote.
+
+    >>> safe_cell("=SUM(A1)"), safe_cell("@x"), safe_cell(-5), safe_cell("Anna")
+    ("'=SUM(A1)", "'@x", -5, 'Anna')
+    """
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA) else value
+
+
+class SafeWriter:
+    """A csv writer whose every cell goes through :func:`safe_cell`."""
+
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out)
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([safe_cell(value) for value in row])
+
+
 @bp.get("/matches/<match_id>.csv")
 def match_csv(match_id: str):
     """One match for a spreadsheet: a row per hand with each column's points and totals."""
@@ -178,8 +282,7 @@ def match_csv(match_id: str):
     sheet = compute_sheet(match)
     names = match.names
     columns = [" + ".join(names[s] for s in column) for column in sheet.columns]
-    out = io.StringIO()
-    writer = csv.writer(out)
+    writer = SafeWriter(out := io.StringIO())
     writer.writerow([_("Hand"), _("Dealer")] + columns + [f"{_('Total')}: {c}" for c in columns])
     for row in sheet.rows:
         dealer = names[row.dealer] if row.dealer is not None else ""
@@ -209,14 +312,7 @@ def restore():
         try:
             if upload is None or not upload.filename:
                 raise BackupError(_("Choose a backup file."))
-            raw = upload.read(MAX_UPLOAD + 1)
-            if len(raw) > MAX_UPLOAD:
-                raise BackupError(_("This file is too large."))
-            try:
-                data = json.loads(raw)
-            except (UnicodeDecodeError, json.JSONDecodeError):
-                raise BackupError(_("This file is not a Scorekeeper backup.")) from None
-            added, skipped, problems = import_matches(data)
+            added, skipped, problems = import_matches(read_backup(upload.read()))
         except BackupError as error:
             db.session.rollback()
             return render_template("backup.html", error=str(error)), 422
@@ -239,12 +335,13 @@ def init_app(app: Flask) -> None:
         click.echo(f"{len(data['matches'])} matches exported.")
 
     @app.cli.command("import")
-    @click.argument("file", type=click.File("r", encoding="utf-8"))
+    @click.argument("file", type=click.File("rb"))
     def import_command(file) -> None:
         """Add the matches of the backup FILE that this instance does not have yet."""
         try:
-            added, skipped, problems = import_matches(json.load(file))
-        except (BackupError, json.JSONDecodeError) as error:
+            with app.test_request_context():  # messages in the default language
+                added, skipped, problems = import_matches(read_backup(file.read()))
+        except BackupError as error:
             raise click.ClickException(str(error)) from None
         for problem in problems:
             click.echo(f"skipped: {problem}", err=True)

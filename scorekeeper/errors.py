@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from flask import Flask, render_template
+from flask import Flask, render_template, request
 from flask_babel import gettext as _
 from werkzeug.exceptions import HTTPException
 
@@ -22,6 +22,10 @@ def handle(error: HTTPException):
     code = error.code or 500
     default = error.description if type(error).description != error.description else None
     message = default or _(TITLES.get(code, N_("Something went wrong.")))
+    if code == 413:
+        message = _("Too much was sent at once (at most %(size)s here): reload the page and "
+                    "try again with a smaller entry or file.",
+                    size=f"{(request.max_content_length or 0) // 1024:,} KB")
     return render_template("errors/error.html", code=code, message=message), code
 
 

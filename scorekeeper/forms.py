@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import unicodedata
+import re
 from typing import Any
 
 from flask import request
@@ -14,6 +14,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
+from . import names as naming
 from .models import NAME_LENGTH
 from .rules import Game
 from .rules.cards import SUITS
@@ -23,47 +24,55 @@ PLACE_LENGTH = 60
 MAX_INT = 2**31 - 1  # what every database stores in an integer column
 
 
-def printable(text: str) -> bool:
-    r"""True when ``text`` holds no control character (NUL, escape, line breaks...).
-
-    >>> printable("Anna Maria"), printable("Anna\x00")
-    (True, False)
-    """
-    return not any(unicodedata.category(c) in ("Cc", "Cs") for c in text)
+# A whole number as people type it: ASCII digits, one optional minus, short enough for any
+# database column. Anything else ("--1", "1e999", "١٢", 400 digits) is not a number.
+WHOLE = re.compile(r"-?[0-9]{1,9}")
 
 
 def whole(value: Any) -> Any:
     """A clean whole number as an int; anything else unchanged, for the rules to refuse.
 
-    >>> whole(" 3 "), whole("x"), whole(None)
-    (3, 'x', None)
+    >>> whole(" 3 "), whole("x"), whole(None), whole("--1"), whole("9" * 400) == "9" * 400
+    (3, 'x', None, '--1', True)
     """
     if isinstance(value, str):
         text = value.strip()
-        if text.lstrip("-").isdecimal() and len(text) < 10:
+        if WHOLE.fullmatch(text):
             return int(text)
         return text or None
     return value
 
 
+class WholeField(IntegerField):
+    """An IntegerField that takes only what :data:`WHOLE` accepts: no sign runs, exponents,
+    other scripts' digits or numbers too long for a database column."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist and not (isinstance(valuelist[0], str)
+                              and WHOLE.fullmatch(valuelist[0].strip())):
+            self.data = None
+            raise ValueError(self.gettext("Not a valid integer value."))
+        super().process_formdata(valuelist)
+
+
 class StepForm(FlaskForm):
     """What every change to a match carries: the version of the sheet the user saw."""
 
-    version = IntegerField(widget=HiddenInput(),
+    version = WholeField(widget=HiddenInput(),
                            validators=[InputRequired(), NumberRange(0, MAX_INT)])
 
 
 class HandForm(StepForm):
     """A change to one hand: its number."""
 
-    number = IntegerField(widget=HiddenInput(),
+    number = WholeField(widget=HiddenInput(),
                           validators=[InputRequired(), NumberRange(1, MAX_INT)])
 
 
 class BidForm(HandForm):
     """One player's bid (Navawhist)."""
 
-    seat = IntegerField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(0, 99)])
+    seat = WholeField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(0, 99)])
     bid = StringField(validators=[InputRequired()])
 
 
@@ -86,14 +95,14 @@ class MatchForm(FlaskForm):
     """A new match: players in turn order, the first dealer, the place, the options."""
 
     players = FieldList(StringField(), min_entries=0, max_entries=30)
-    first_dealer = IntegerField(default=0, validators=[Optional()])
+    first_dealer = WholeField(default=0, validators=[Optional()])
     place = StringField(_l("Place"), validators=[Optional(), Length(max=PLACE_LENGTH)])
 
     game: Game
 
     def names(self) -> list[str]:
-        """The names typed, stripped, blank ones included."""
-        return [(n or "").strip() for n in self.players.data]
+        """The names typed, stripped and normalised, blank ones included."""
+        return [naming.clean(n or "") for n in self.players.data]
 
     def validate_players(self, field: FieldList) -> None:
         """Names present, short enough, distinct, as many as the game allows."""
@@ -102,15 +111,16 @@ class MatchForm(FlaskForm):
             if not name:
                 raise ValidationError(_l("Player %(seat)s: type a name or remove the row.",
                                          seat=seat))
-            if not printable(name):
-                raise ValidationError(_l("Player %(seat)s: a name cannot hold control "
-                                         "characters.", seat=seat))
+            if not naming.readable(name):
+                raise ValidationError(_l("Player %(seat)s: a name cannot hold control, "
+                                         "invisible or direction-changing characters.",
+                                         seat=seat))
             if len(name) > NAME_LENGTH:
                 raise ValidationError(_l("%(name)s: a name has at most %(n)s characters.",
                                          name=name[:NAME_LENGTH] + "…", n=NAME_LENGTH))
-        folded = [n.casefold() for n in names]
+        keys = [naming.key(n) for n in names]
         for name in names:
-            if folded.count(name.casefold()) > 1:
+            if keys.count(naming.key(name)) > 1:
                 raise ValidationError(_l("%(name)s is in this match twice.", name=name))
         if not self.game.min_players <= len(names) <= self.game.max_players:
             raise ValidationError(_l("%(game)s is played by %(low)s to %(high)s players.",
@@ -119,8 +129,9 @@ class MatchForm(FlaskForm):
 
     def validate_place(self, field: StringField) -> None:
         """The place is plain text."""
-        if field.data and not printable(field.data):
-            raise ValidationError(_l("The place cannot hold control characters."))
+        if field.data and not naming.readable(field.data):
+            raise ValidationError(_l("The place cannot hold control, invisible or "
+                                     "direction-changing characters."))
 
     def validate_first_dealer(self, field: IntegerField) -> None:
         """The first dealer is one of the players."""
@@ -148,7 +159,7 @@ def match_form(game: Game, **kwargs: Any) -> MatchForm:
                                 choices=[SelectChoice(c, _l(str(c))) for c in option.choices],
                                 coerce=type(option.default))
         else:
-            field = IntegerField(label, default=option.default, description=description,
+            field = WholeField(label, default=option.default, description=description,
                                  validators=[Optional()])
         setattr(GameMatchForm, f"opt_{option.key}", field)
     GameMatchForm.game = game

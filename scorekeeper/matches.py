@@ -20,8 +20,10 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
+from . import names as naming
 from .access import can_edit, editable_ids, grant
 from .cache import cache
 from .charts import running_chart
@@ -199,16 +201,27 @@ def new():
 
 
 def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
-    """Store a new match with its players, remembering new names."""
-    names = form.names()
-    existing = {p.name.casefold(): p for p in db.session.scalars(select(Player))}
-    match = Match(game=game, options=options, first_dealer=form.first_dealer.data or 0,
-                  place=(form.place.data or "").strip() or None, lang=str(get_locale()))
-    for seat, name in enumerate(names):
-        player = existing.get(name.casefold()) or Player(name=name)
-        match.seats.append(Seat(seat=seat, player=player))
-    db.session.add(match)
-    db.session.commit()
+    """Store a new match with its players, remembering new names.
+
+    Two phones may add the same new name at the same moment: the one whose insert loses
+    the race reads the winner's player and tries again.
+    """
+    for attempt in range(3):
+        existing = {naming.key(p.name): p for p in db.session.scalars(select(Player))}
+        match = Match(game=game, options=options, first_dealer=form.first_dealer.data or 0,
+                      place=naming.clean(form.place.data or "") or None,
+                      lang=str(get_locale()))
+        for seat, name in enumerate(form.names()):
+            player = existing.get(naming.key(name)) or Player(name=name)
+            match.seats.append(Seat(seat=seat, player=player))
+        db.session.add(match)
+        try:
+            db.session.commit()
+            break
+        except IntegrityError:
+            db.session.rollback()
+            if attempt == 2:
+                raise
     grant(match.id)
     return match
 

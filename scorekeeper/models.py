@@ -63,6 +63,9 @@ class Match(db.Model):
     # Loaded when needed: a sheet cached for the match's version does not need them.
     hands: Mapped[list[Hand]] = relationship(
         order_by="Hand.number", cascade="all, delete-orphan", lazy="select")
+    # Written with the match (a backup), read through queries of their own (the history).
+    changes: Mapped[list[Change]] = relationship(
+        order_by="Change.id", cascade="all, delete-orphan", lazy="select", passive_deletes=True)
 
     @property
     def names(self) -> list[str]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from flask import Flask, Response, abort, request
+from flask import Flask, Response, abort, current_app, request
 from flask_babel import gettext as _
 
 CSP = "; ".join([
@@ -26,6 +26,8 @@ MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")
 def check_request() -> None:
     """Refuse what no page of ours sends, before anything reads it: a match address that
     cannot exist, a form field without a readable name."""
+    if request.endpoint == "backup.restore":
+        request.max_content_length = current_app.config["MAX_BACKUP_LENGTH"]
     match_id = (request.view_args or {}).get("match_id")
     if match_id is not None and not MATCH_ID.fullmatch(match_id):
         abort(404, _("There is no such match."))

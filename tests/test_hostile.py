@@ -129,8 +129,24 @@ SPECIAL = [
     "pick:", "0:A", "99:A", "0:Z", ":", "%00", "../../etc/passwd", "//evil.example",
     "http://evil.example/", "javascript:alert(1)",
 ]
+# Numbers as a hostile visitor writes them: runs of signs, hundreds or thousands of digits,
+# exponents, other scripts' digits, NaN and infinity in their spellings.
+DIGITS = st.text(alphabet="0123456789", min_size=1, max_size=6)
+NUMBER = st.one_of(
+    st.tuples(st.text(alphabet="+-", min_size=2, max_size=5), DIGITS).map("".join),
+    st.integers(300, 5000).map(lambda n: "9" * n),
+    st.tuples(st.sampled_from(["", "-", "+"]), st.integers(300, 500)).map(
+        lambda p: p[0] + "1" * p[1]),
+    st.tuples(DIGITS, st.sampled_from(["e", "E"]), st.sampled_from(["", "-", "+"]),
+              st.sampled_from(["999", "308", "5", "99999"])).map("".join),
+    st.text(alphabet="٠١٢٣٤٥٦٧٨٩०१२३४५६७८९０１２３４５６７８９߀߁𝟘𝟙", min_size=1, max_size=5),
+    st.sampled_from(["NaN", "nan", "-nan", "inf", "-inf", "Infinity", "-Infinity", "1e999",
+                     "-1e999", "1e-999", "0.0", "-0.0", "1_0", "0b1", "0o7", "½", "²", "Ⅻ"]),
+)
 TEXT = st.one_of(
     st.sampled_from(SPECIAL),
+    NUMBER,
+    st.tuples(NUMBER, st.sampled_from([":A", ":K", ":back"])).map("".join),
     st.integers(min_value=-(10**40), max_value=10**40).map(str),
     st.text(max_size=30),
     st.text(min_size=1, max_size=3).map(lambda s: s * 3000),
@@ -234,7 +250,7 @@ def field_value(draw: st.DrawFn, name: str, ctx: Context) -> str | list[str] | N
 
 
 JSON_LEAF = st.one_of(st.none(), st.booleans(), st.integers(-(2**31), 2**31 - 1),
-                      st.floats(-1e6, 1e6), TEXT)
+                      st.integers(10**300, 10**400), st.floats(-1e6, 1e6), TEXT)
 JSON = st.recursive(JSON_LEAF, lambda inner: st.one_of(
     st.lists(inner, max_size=4), st.dictionaries(st.text(max_size=10), inner, max_size=4)),
     max_leaves=12)
@@ -295,13 +311,21 @@ def backup_entry(draw: st.DrawFn, existing: list[str]) -> Any:
 @st.composite
 def backup_file(draw: st.DrawFn, existing: list[str]) -> bytes:
     """A backup file: a backup with hostile matches, other JSON, or no JSON at all."""
-    kind = draw(st.sampled_from(["backup"] * 4 + ["json", "bytes", "text"]))
-    if kind == "backup":
+    kind = draw(st.sampled_from(["backup"] * 4 + ["json", "bytes", "text", "nested",
+                                                   "number"]))
+    if kind == "nested":
+        return draw(st.sampled_from(["[", '{"a":', "[{\"b\":"])).encode() * draw(
+            st.integers(500, 100_000))
+    if kind in ("backup", "number"):
         data = {"format": draw(st.sampled_from(["scorekeeper-backup"] * 4 + ["other"])),
                 "version": draw(st.one_of(st.just(1), JSON_LEAF)),
                 "matches": draw(st.one_of(st.lists(backup_entry(existing), max_size=3),
                                           JSON))}
-        return json.dumps(data, ensure_ascii=draw(st.booleans())).encode()
+        text = json.dumps(data, ensure_ascii=draw(st.booleans()))
+        if kind == "number":  # a number JSON can spell but no float holds, or NaN
+            spelled = draw(st.sampled_from(["1e999", "-1e999", "NaN", "Infinity", "9" * 5000]))
+            text = f'{text[:-1]}, "size": {spelled}}}'
+        return text.encode()
     if kind == "json":
         return json.dumps(draw(JSON)).encode()
     if kind == "bytes":

@@ -17,6 +17,7 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
+from ..forms import whole
 from ..i18n import rule_message
 from ..matches import get_match
 from ..rules import RuleError, quarantotto, scala40
@@ -109,9 +110,11 @@ def read_tap(game: str, players: int) -> tuple[int, str] | None:
     if raw is None:
         return None
     seat, _sep, key = raw.partition(":")
-    if not seat.isdecimal() or int(seat) >= players or key not in (*KEYS[game], BACK, CLEAR, SHOW):
+    number = whole(seat)
+    if not isinstance(number, int) or not 0 <= number < players \
+            or key not in (*KEYS[game], BACK, CLEAR, SHOW):
         abort(400, _("Unknown key."))
-    return int(seat), key
+    return number, key
 
 
 def apply_posted_tap(game: str, texts: list[str]) -> bool:

@@ -21,7 +21,6 @@ from .core import (
     check_length,
     check_seat,
     places,
-    running_totals,
 )
 from .points import Cards, read_cards, refuse
 from .points import entry_points as read_entry
@@ -226,7 +225,7 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     first_dealer = check_seat(first_dealer, players, N_("first dealer"))
     length, target = _length(players, opts), opts["target"]
     rows: list[Row] = []
-    scores: list[list[int]] = []
+    totals = (0,) * players
     found: list[dict[str, Any]] = []
     finished = False
     for index, hand in enumerate(hands):
@@ -235,16 +234,15 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
         raw = list(hand.get("points") or ())
         check_length(raw, players, N_("points entry"))
         game_hands, closer = _checked(raw, hand.get("closer"))
-        scores.append(score_game(game_hands, closer=closer))
-        totals = running_totals(scores, players)[-1]
+        score = score_game(game_hands, closer=closer)
+        totals = tuple(t + p for t, p in zip(totals, score, strict=True))
         rows.append(Row(index + 1, (first_dealer + index) % players,
-                        {**hand, "hand_points": game_hands}, tuple(scores[-1]), totals,
+                        {**hand, "hand_points": game_hands}, tuple(score), totals,
                         _notes(game_hands, closer), events=() if closer is not None
                         else (STOCK_RAN_OUT,)))
         found += [{"game": index + 1, "seat": w.seat, "message": w.template}
                   for w in warnings(game_hands, closer=closer)]
         finished = (len(rows) == length if length is not None else max(totals) >= target)
-    totals = rows[-1].totals if rows else (0,) * players
     ranks = places(totals)
     return Sheet(
         game="quarantotto", players=players, options=opts,

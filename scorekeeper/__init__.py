@@ -64,6 +64,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         # Set SESSION_COOKIE_SECURE=1 when the app is served over HTTPS.
         SESSION_COOKIE_SECURE=_flag("SESSION_COOKIE_SECURE"),
         PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
+        # The cookie is sent again only when the session changed, not on every response.
+        SESSION_REFRESH_EACH_REQUEST=False,
         # A household install open for editing by anyone who can reach it.
         OPEN_EDIT=_flag("SCOREKEEPER_OPEN_EDIT"),
         WTF_CSRF_TIME_LIMIT=None,
@@ -73,6 +75,9 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         MAX_FORM_MEMORY_SIZE=512 * 1024,
         MAX_FORM_PARTS=300,
         MAX_BACKUP_LENGTH=16 * 1024 * 1024,
+        # Bytes each in-process cache of a worker may hold (see scorekeeper.cache).
+        CACHE_BUDGETS={"sheets": 8 * 1024 * 1024, "sheet-html": 4 * 1024 * 1024,
+                       "pages": 8 * 1024 * 1024},
     )
     if test_config is None:
         app.config.from_pyfile("config.py", silent=True)

@@ -1,27 +1,59 @@
 """Small in-process caches keyed by a match's version: a new version is a new key.
 
 Every change to a match bumps its version in the same transaction, so an entry can never
-be stale; several workers each keep their own entries and share only the database.
+be stale; several workers each keep their own entries and share only the database. Each
+cache holds at most a number of bytes (estimated), not of entries: a worker's memory stays
+bounded however large the sheets.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import sys
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
 from flask import current_app
 
-SIZE = 512
+BUDGET = 4 * 1024 * 1024  # bytes a cache may hold, unless its app config says otherwise
+
+
+def weigh(value: Any) -> int:
+    """The bytes ``value`` holds, roughly: its own size and that of what it contains.
+
+    >>> weigh("a" * 1000) >= 1000, weigh(("x" * 100, [1, 2])) > weigh("x" * 100)
+    (True, True)
+    """
+    seen: set[int] = set()
+    total = 0
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if id(item) in seen:
+            continue
+        seen.add(id(item))
+        total += sys.getsizeof(item)
+        if isinstance(item, str | bytes | int | float | bool | None):
+            continue
+        if isinstance(item, Mapping):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, tuple | list | set | frozenset):
+            stack.extend(item)
+        elif dataclasses.is_dataclass(item):
+            stack.extend(getattr(item, f.name) for f in dataclasses.fields(item))
+    return total
 
 
 class LRU:
-    """A thread-safe least-recently-used map of at most ``size`` entries."""
+    """A thread-safe least-recently-used map holding at most ``budget`` bytes."""
 
-    def __init__(self, size: int = SIZE) -> None:
-        self.size = size
-        self.entries: OrderedDict[Hashable, Any] = OrderedDict()
+    def __init__(self, budget: int = BUDGET) -> None:
+        self.budget = budget
+        self.used = 0
+        self.entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.lock = threading.Lock()
 
     def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
@@ -29,18 +61,35 @@ class LRU:
         with self.lock:
             if key in self.entries:
                 self.entries.move_to_end(key)
-                return self.entries[key]
+                return self.entries[key][0]
         value = make()
-        with self.lock:
-            self.entries[key] = value
-            while len(self.entries) > self.size:
-                self.entries.popitem(last=False)
+        self.put(key, value)
         return value
+
+    def put(self, key: Hashable, value: Any) -> None:
+        """Keep ``value`` under ``key``, forgetting the least recently used beyond the budget.
+        A value larger than the whole budget is not kept."""
+        size = weigh(value)
+        with self.lock:
+            if key in self.entries:
+                self.used -= self.entries.pop(key)[1]
+            if size > self.budget:
+                return
+            self.entries[key] = (value, size)
+            self.used += size
+            while self.used > self.budget:
+                self.used -= self.entries.popitem(last=False)[1][1]
+
+    def clear(self) -> None:
+        with self.lock:
+            self.entries.clear()
+            self.used = 0
 
 
 def cache(name: str) -> LRU:
-    """The app's cache called ``name``."""
+    """The app's cache called ``name``, its budget from ``CACHE_BUDGETS`` in the config."""
     caches = current_app.extensions.setdefault("scorekeeper.caches", {})
     if name not in caches:
-        caches[name] = LRU()
+        budgets = current_app.config.get("CACHE_BUDGETS", {})
+        caches[name] = LRU(budgets.get(name, BUDGET))
     return caches[name]

@@ -260,3 +260,23 @@ def test_private_answers_are_revalidated_backups_never_stored_static_kept_a_year
     control = static.headers["Cache-Control"]
     assert "public" in control and "max-age=31536000" in control and "immutable" in control
     assert "no-cache" not in control and "private" not in control
+
+
+def test_short_headers_on_static_files_and_fragments_and_no_cookie_resent(table, client):
+    match_id = table.new_match("navawhist", ["Anna", "Bruno"])
+    page = body(client.get(f"/matches/{match_id}"))
+    css = page.split('href="/static/css/', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    gz = {"Accept-Encoding": "gzip"}
+    static = client.get(f"/static/css/{css}", headers=gz)
+    sheet = table.sheet(match_id)
+    fragment = table.post(f"/matches/{match_id}/bid", {
+        "version": sheet["version"], "number": 1, "seat": sheet["next"]["info"]["bidder"],
+        "bid": 0}, headers={"HX-Request": "true", **gz})
+    assert fragment.status_code == 200
+    for response in (static, fragment):
+        size = sum(len(f"{k}: {v}\r\n") for k, v in response.headers.items())
+        assert size <= 600, response.headers
+        assert "Set-Cookie" not in response.headers
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+    assert "Content-Security-Policy" not in static.headers
+    assert "Content-Security-Policy" in fragment.headers

@@ -20,6 +20,7 @@ import sys
 import tempfile
 import time
 import tracemalloc
+import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
@@ -85,6 +86,11 @@ def populate(app, matches: int, rng: random.Random) -> str:
                 db.session.commit()
         db.session.commit()
     return largest_id
+
+
+def match_ids(app, count: int) -> list[str]:
+    with app.app_context():
+        return list(db.session.scalars(db.select(Match.id).limit(count)))
 
 
 def timed(call: Callable[[], object], runs: int = RUNS) -> list[float]:
@@ -211,6 +217,55 @@ def bench_gunicorn(path: Path, match_id: str) -> list[tuple[str, str, str]]:
              f"{sheet:.0f} req/s vs {trivial:.0f} req/s trivial ({sheet / trivial:.2f})", "")]
 
 
+def rss_mb(pid: int) -> float:
+    """The resident memory of process ``pid``, in MB."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    raise RuntimeError(f"no VmRSS for {pid}")
+
+
+def children(pid: int) -> list[str]:
+    return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+
+
+def bench_memory(path: Path, ids: list[str]) -> list[tuple[str, str, str]]:
+    """One gunicorn worker after 1,000 mixed requests, 50 of them PDFs."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}", "SCOREKEEPER_OPEN_EDIT": "1"}
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "--workers", "1", "--bind",
+         f"127.0.0.1:{port}", "--log-level", "warning", "scorekeeper:create_app()"],
+        cwd=ROOT, env=env)
+    base = f"http://127.0.0.1:{port}"
+    pages = ["", ".json", "/live", "/history", ".csv", "/share"]
+    try:
+        for _ in range(100):
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        for number in range(1000):
+            match_id = ids[number % len(ids)]
+            if number % 20 == 0:
+                url = f"{base}/matches/{match_id}.pdf"
+            elif number % 20 == 1:
+                url = f"{base}/"
+            else:
+                url = f"{base}/matches/{match_id}{pages[number % len(pages)]}"
+            with urllib.request.urlopen(url, timeout=30) as response:
+                response.read()
+        worker = int(children(server.pid)[0])
+        renderer = max(rss_mb(int(pid)) for pid in children(worker))
+        worker_mb = rss_mb(worker)
+    finally:
+        server.terminate()
+        server.wait(10)
+    return [("9. One gunicorn worker after 1,000 requests, 50 PDFs",
+             f"{worker_mb:.0f} MB RSS (its PDF renderer: {renderer:.0f} MB)", "<= 90 MB")]
+
+
 def bench_home(directory: Path) -> list[tuple[str, str, str]]:
     medians = {}
     for count in (10, 10_000):
@@ -280,7 +335,8 @@ def main() -> None:
         for part in (lambda: bench_sheet(app, client, largest), lambda: bench_bid(app, client),
                      lambda: bench_pdf(client, largest), lambda: bench_gunicorn(path, largest),
                      lambda: bench_home(directory), lambda: bench_first_visit(client, largest),
-                     lambda: bench_limits(client)):
+                     lambda: bench_limits(client),
+                     lambda: bench_memory(path, match_ids(app, 50))):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
         print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "

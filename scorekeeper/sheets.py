@@ -8,6 +8,7 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from . import pdf
 from .matches import get_match
 from .models import NAME_LENGTH
 from .rules import GAMES, Game, RuleError, cavallore, fortyfive, quarantotto, scala40
@@ -18,12 +19,9 @@ PORTRAIT_COLUMNS = 6
 
 
 def render_pdf(html: str) -> bytes:
-    """HTML to PDF with the print stylesheet. WeasyPrint is imported here, when first needed."""
-    from weasyprint import CSS, HTML
-
-    stylesheet = CSS(filename=f"{current_app.static_folder}/css/print.css")
-    return HTML(string=html, base_url=current_app.static_folder).write_pdf(
-        stylesheets=[stylesheet])
+    """HTML to PDF with the print stylesheet, in the renderer process (see scorekeeper.pdf)."""
+    static = current_app.static_folder
+    return pdf.render(html, static, f"{static}/css/print.css")
 
 
 def pdf_response(data: bytes, filename: str) -> Response:

@@ -1,0 +1,57 @@
+"""HTML to PDF in a process of its own, so that WeasyPrint's memory is never a worker's.
+
+WeasyPrint with its fonts and layout caches holds 60 to 80 MB once it has rendered a few
+sheets, and that memory is not given back. A worker therefore never imports it: each
+worker starts, at its first PDF, one renderer process that imports WeasyPrint once, renders
+every PDF the worker asks for, and is replaced by a fresh one after ``RENDERS`` PDFs so
+that its own memory stays bounded too.
+"""
+
+from __future__ import annotations
+
+import functools
+import multiprocessing
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+RENDERS = 50  # PDFs a renderer process makes before a fresh one replaces it
+TIMEOUT = 120  # seconds one PDF may take
+
+_pool: ProcessPoolExecutor | None = None
+_lock = threading.Lock()
+
+
+@functools.cache
+def _stylesheet(path: str):
+    from weasyprint import CSS
+
+    return CSS(filename=path)
+
+
+def _render(html: str, base_url: str, stylesheet: str) -> bytes:
+    """Runs in the renderer process."""
+    from weasyprint import HTML
+
+    return HTML(string=html, base_url=base_url).write_pdf(stylesheets=[_stylesheet(stylesheet)])
+
+
+def _renderer(fresh: bool = False) -> ProcessPoolExecutor:
+    global _pool
+    with _lock:
+        if fresh and _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = None
+        if _pool is None:
+            _pool = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
+                                        max_tasks_per_child=RENDERS)
+        return _pool
+
+
+def render(html: str, base_url: str, stylesheet: str) -> bytes:
+    """The PDF of ``html``, its relative addresses read from ``base_url``, styled by the
+    stylesheet file ``stylesheet``. A renderer that died is replaced once."""
+    try:
+        return _renderer().submit(_render, html, base_url, stylesheet).result(TIMEOUT)
+    except BrokenProcessPool:
+        return _renderer(fresh=True).submit(_render, html, base_url, stylesheet).result(TIMEOUT)

@@ -20,7 +20,8 @@ class Base(DeclarativeBase):
     metadata = MetaData(naming_convention=NAMING)
 
 
-db = SQLAlchemy(model_class=Base)
+# What a request has just written stays loaded after the commit: nothing is read again.
+db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
 migrate = Migrate()
 
 

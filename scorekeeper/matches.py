@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import Any
 
 from flask import (
@@ -32,7 +33,7 @@ from .forms import StepForm, match_form
 from .i18n import rule_message
 from .models import NAME_LENGTH, Match, Player, Seat
 from .rules import GAMES, RuleError
-from .scoring import Conflict, compute_sheet, reopen, sheet_json, undo
+from .scoring import Conflict, compute_sheet, redo, reopen, sheet_json, undo
 
 bp = Blueprint("matches", __name__)
 PAGE = 10  # matches a page of the home list shows
@@ -268,32 +269,35 @@ def show_json(match_id: str):
     return jsonify(sheet_json(match, compute_sheet(match)))
 
 
-@bp.post("/matches/<match_id>/undo")
-def undo_last(match_id: str):
-    """Undo the latest change to the match."""
+def _step(match_id: str, action: Callable[..., Any]):
+    """Undo, redo or reopen: applied only to the sheet the form was made for."""
     match = get_match(match_id)
     form = StepForm()
-    if not form.validate():
-        return refuse(match, Conflict())
     try:
-        undo(match, expected=form.version.data)
+        if not form.validate() or form.version.data != match.version:
+            raise Conflict
+        action(match, expected=form.version.data)
     except (RuleError, Conflict) as error:
         return refuse(match, error)
     return after_change(match)
 
 
+@bp.post("/matches/<match_id>/undo")
+def undo_last(match_id: str):
+    """Take back the latest change to the match."""
+    return _step(match_id, undo)
+
+
+@bp.post("/matches/<match_id>/redo")
+def redo_last(match_id: str):
+    """Put back the change the latest undo took back."""
+    return _step(match_id, redo)
+
+
 @bp.post("/matches/<match_id>/reopen")
 def reopen_match(match_id: str):
     """Make a finished match editable again."""
-    match = get_match(match_id)
-    form = StepForm()
-    try:
-        if not form.validate():
-            raise Conflict
-        reopen(match, expected=form.version.data)
-    except Conflict as error:
-        return refuse(match, error)
-    return after_change(match)
+    return _step(match_id, reopen)
 
 
 def after_change(match: Match):

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
 
 from .cache import cache
 from .db import db
@@ -32,31 +33,37 @@ def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None) -> Sh
         match, [h.data for h in match.hands]))
 
 
-def _bump_version(match: Match, expected: int | None) -> None:
-    """Claim the next version of ``match`` or raise Conflict: one writer wins."""
+def _bump_version(match: Match, expected: int | None) -> int:
+    """Claim the next version of ``match`` or raise Conflict: one writer wins. The new
+    version is set on ``match`` as stored, without reading the row again."""
     statement = update(Match).where(Match.id == match.id)
     if expected is not None:
         statement = statement.where(Match.version == expected)
-    result = db.session.execute(
-        statement.values(version=Match.version + 1, updated_at=_now())
-        .execution_options(synchronize_session=False))
-    if result.rowcount != 1:
+    now = _now()
+    version = db.session.execute(
+        statement.values(version=Match.version + 1, updated_at=now).returning(Match.version)
+        .execution_options(synchronize_session=False)).scalar()
+    if version is None:
         db.session.rollback()
         raise Conflict
-    db.session.expire(match, ["version", "updated_at"])
+    set_committed_value(match, "version", version)
+    set_committed_value(match, "updated_at", now)
+    return version
 
 
 def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
               expected: int | None, kind: str = "enter", undoes: Change | None = None) -> Sheet:
     """Set hand ``number`` to ``data`` (None removes the last hand), checked by the rules.
 
-    Raises RuleError (nothing stored) when the rules refuse the match with the change, and
-    Conflict when the match changed since version ``expected``.
+    The sheet is computed once, with the change applied, before anything is written; once
+    stored it is the cached sheet of the match's new version. Raises RuleError (nothing
+    stored) when the rules refuse the match with the change, and Conflict when the match
+    changed since version ``expected``.
     """
     if match.locked and undoes is None:
         raise RuleError(N_("This match is finished: reopen it to change a hand."))
-    stored = {h.number: h for h in match.hands}
-    inputs = [h.data for h in match.hands]
+    hands = match.hands
+    inputs = [h.data for h in hands]
     if not 1 <= number <= len(inputs) + 1 or (data is None and number != len(inputs)):
         raise Conflict
     if data is None:
@@ -66,13 +73,13 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
     else:
         inputs[number - 1] = data
     sheet = compute_sheet(match, inputs)
-    _bump_version(match, expected)
-    hand = stored.get(number)
+    version = _bump_version(match, expected)
+    hand = hands[number - 1] if number <= len(hands) else None
     old = dict(hand.data) if hand else None
     if data is None:
-        db.session.delete(hand)
+        hands.remove(hand)
     elif hand is None:
-        db.session.add(Hand(match_id=match.id, number=number, data=data))
+        hands.append(Hand(number=number, data=data))
     else:
         hand.data = data
         hand.updated_at = _now()
@@ -86,23 +93,53 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
     except IntegrityError:
         db.session.rollback()
         raise Conflict from None
+    cache("sheets").put((match.id, version), sheet)
     return sheet
 
 
-def undo(match: Match, *, expected: int | None) -> Sheet:
-    """Undo the latest change not yet undone: restore that hand's inputs before it.
+def undoable(match: Match) -> Change | None:
+    """The change Undo takes back: the latest entry, correction or redo not yet undone."""
+    return db.session.scalars(
+        select(Change)
+        .where(Change.match_id == match.id, Change.undone.is_(False),
+               Change.kind.in_(("enter", "correct", "redo")))
+        .order_by(Change.id.desc()).limit(1)).first()
 
-    Changes are undone newest first, so a hand created by the change is the last hand.
+
+def redoable(match: Match) -> Change | None:
+    """The undo Redo takes back: the latest undo not yet redone, unless a hand was entered
+    or corrected after it (a new entry ends what can be redone, as in any editor)."""
+    last_entry = (select(func.coalesce(func.max(Change.id), 0))
+                  .where(Change.match_id == match.id, Change.kind.in_(("enter", "correct")))
+                  .scalar_subquery())
+    return db.session.scalars(
+        select(Change)
+        .where(Change.match_id == match.id, Change.kind == "undo", Change.undone.is_(False),
+               Change.id > last_entry)
+        .order_by(Change.id.desc()).limit(1)).first()
+
+
+def undo(match: Match, *, expected: int | None) -> Sheet:
+    """Take back the latest change: that hand's inputs as they were before it.
+
+    Changes are taken back newest first, so a hand created by the change is the last hand.
     Undoing the hand that finished a match reopens it. Raises RuleError when there is
     nothing to undo, or when the rules refuse the result.
     """
-    change = db.session.scalars(
-        db.select(Change)
-        .where(Change.match_id == match.id, Change.undone.is_(False), Change.kind != "undo")
-        .order_by(Change.id.desc()).limit(1)).first()
+    change = undoable(match)
     if change is None:
         raise RuleError(N_("There is nothing to undo."))
     return save_hand(match, change.number, change.old, expected=expected, kind="undo",
+                     undoes=change)
+
+
+def redo(match: Match, *, expected: int | None) -> Sheet:
+    """Put back the change the latest undo took back. Raises RuleError when there is
+    nothing to redo."""
+    change = redoable(match)
+    if change is None:
+        raise RuleError(N_("There is nothing to redo."))
+    return save_hand(match, change.number, change.old, expected=expected, kind="redo",
                      undoes=change)
 
 

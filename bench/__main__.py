@@ -138,7 +138,9 @@ def bench_sheet(app, client, match_id: str) -> list[tuple[str, str, str]]:
 
 
 def bench_bid(app, client) -> list[tuple[str, str, str]]:
-    """One bid in the largest match: POST with htmx, the fragment back; then undone."""
+    """One bid in the largest match: POST with htmx, the fragment back; then undone. And
+    whole 4-player rounds: four bids and the tricks, each tap followed by the live read a
+    following phone makes."""
     with app.app_context():
         players = db.session.query(Player).order_by(Player.id).all()
         match = add_match(players, legal_hands(10, 19, random.Random(5)))
@@ -146,14 +148,14 @@ def bench_bid(app, client) -> list[tuple[str, str, str]]:
         match_id = match.id
     token = re.search(r'name="csrf_token" value="([^"]+)"',
                       ok(client, "/matches/new").get_data(as_text=True)).group(1)
+    htmx = {"HX-Request": "true"}
     times, sizes, zipped = [], [], []
     for _ in range(RUNS):
         sheet = ok(client, f"/matches/{match_id}.json").get_json()
         data = {"csrf_token": token, "version": sheet["version"], "number": 20,
                 "seat": sheet["next"]["info"]["bidder"], "bid": 0}
         start = time.perf_counter()
-        response = client.post(f"/matches/{match_id}/bid", data=data,
-                               headers={"HX-Request": "true"})
+        response = client.post(f"/matches/{match_id}/bid", data=data, headers=htmx)
         times.append(time.perf_counter() - start)
         assert response.status_code == 200, response.status_code
         sizes.append(len(response.data))
@@ -161,11 +163,41 @@ def bench_bid(app, client) -> list[tuple[str, str, str]]:
         undo = client.post(f"/matches/{match_id}/undo", data={
             "csrf_token": token, "version": sheet["version"] + 1})
         assert undo.status_code == 303
+    trivial = median(timed(lambda: ok(client, "/health")))
+    rounds = []
+    with app.app_context():
+        match = add_match(players[:4], [])
+        db.session.commit()
+        match_id = match.id
+    live = {"etag": ""}
+
+    def tap(path: str, data: dict) -> None:
+        response = client.post(path, data={"csrf_token": token, **data}, headers=htmx)
+        assert response.status_code == 200, response.status_code
+        reply = client.get(f"/matches/{match_id}/live",
+                           headers={"If-None-Match": live["etag"]})
+        live["etag"] = reply.headers.get("ETag", live["etag"])
+
+    for hand in legal_hands(4, 16, random.Random(7)):
+        sheet = ok(client, f"/matches/{match_id}.json").get_json()
+        number, version = sheet["next"]["number"], sheet["version"]
+        start = time.perf_counter()
+        for seat in sheet["next"]["info"]["order"]:
+            tap(f"/matches/{match_id}/bid",
+                {"version": version, "number": number, "seat": seat, "bid": hand["bids"][seat]})
+            version += 1
+        tap(f"/matches/{match_id}/tricks", {"version": version, "number": number,
+                                            "action": "save", **{
+            f"values-{s}": t for s, t in enumerate(hand["tricks"])}})
+        rounds.append(time.perf_counter() - start)
     return [
-        ("2. One bid (POST + htmx fragment)",
-         f"median {ms(median(times))}, p95 {ms(p95(times))}", ""),
+        ("2. One bid (POST + htmx fragment) vs /health",
+         f"median {ms(median(times))} = {median(times) / trivial:.1f}x, p95 {ms(p95(times))}",
+         "ratio <= 6"),
         ("   its fragment", f"{median(sizes) / 1024:.1f} KB ({median(zipped) / 1024:.1f} KB gzip)",
          "< 4 KB"),
+        ("   a 4-player round: 4 bids, the tricks, a live read after each",
+         f"median {ms(median(rounds))} = {median(rounds) / trivial:.0f}x /health", "ratio <= 30"),
     ]
 
 

@@ -29,7 +29,7 @@ from .db import db
 from .forms import StepForm, match_form
 from .i18n import rule_message
 from .models import NAME_LENGTH, Match, Player, Seat
-from .rules import GAMES, RuleError
+from .rules import GAMES, Event, RuleError
 from .scoring import Conflict, compute_sheet, reopen, sheet_json, undo
 
 bp = Blueprint("matches", __name__)
@@ -39,6 +39,7 @@ ROW_ACTIONS = ("up", "remove")
 
 bp.add_app_template_global(running_chart)
 bp.add_app_template_global(can_edit)
+bp.add_app_template_global(Event, "Event")
 
 
 @bp.app_template_global()

@@ -91,7 +91,7 @@ def blank_pdf():
         html = render_template(
             f"pdf/blank_{game.key}.html", game=game, sheet=sheet, players=players,
             names=[n or _("Player %(n)s", n=i + 1) for i, n in enumerate(names)],
-            blank_names=not any(names), landscape=players > PORTRAIT_COLUMNS or
+            landscape=players > PORTRAIT_COLUMNS or
             game.key == "navawhist" and players > 4, extras=_extras(game, players))
     return pdf_response(render_pdf(html), f"{game.key}-blank-{players}.pdf")
 
@@ -104,7 +104,8 @@ def _extras(game: Game, players: int) -> dict[str, Any]:
         return {"values": scala40.card_values(), "never_opened": scala40.NEVER_OPENED}
     if game.key == "fortyfive":
         return {"ranks": {suit: fortyfive.rank_table(suit) for suit in ("♦", "♥", "♣", "♠")},
-                "sides": fortyfive.sides(players)}
+                "sides": fortyfive.sides(players), "trick_points": fortyfive.TRICK_POINTS,
+                "bonus_points": fortyfive.BONUS_POINTS}
     if game.key == "cavallore":
         return {"odds": cavallore.WIN_PROBABILITY}
     return {}

@@ -19,7 +19,7 @@ from ..i18n import rule_message
 from ..matches import get_match, is_htmx, refuse, render_sheet
 from ..models import Match
 from ..rules import N_, Row, RuleError, Sheet, fortyfive
-from ..rules.cards import RANKS, SUITS, parse_cards, suit_symbol
+from ..rules.cards import RANKS, SUITS, suit_symbol
 from ..rules.core import check_seat
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form
@@ -30,15 +30,6 @@ MODES = ("winners", "sides", "cards")
 NO_TRUMP = "none"
 STATE = "hands/_state_fortyfive.html"
 EDIT = "hands/edit_fortyfive.html"
-
-
-@dataclass
-class Trick:
-    """A trick of the helper: (seat, card) in play order and its winner once complete."""
-
-    number: int
-    plays: list[tuple[int, str]]
-    winner: int | None
 
 
 @dataclass
@@ -58,9 +49,9 @@ class Entry:
     cards: list[str] = field(default_factory=list)
     suit: str = ""
     # What the rules make of the cards played so far (trick helper).
-    tricks: list[Trick] = field(default_factory=list)
+    tricks: list[fortyfive.Trick] = field(default_factory=list)
     to_play: int | None = None
-    best: dict[str, Any] | None = None
+    best: fortyfive.BestTrump | None = None
     # The hand scored on the match, once complete.
     row: Row | None = None
     result: Sheet | None = None
@@ -124,39 +115,10 @@ def _read(match: Match, number: int, kind: str) -> Entry:
 
 
 def _play(entry: Entry, players: int, cards: list[str]) -> None:
-    """Fill the helper's tricks, who plays next and the best trump from ``cards``.
-
-    RuleError when a card is not a card, has no suit or was played already.
-    """
-    entry.tricks, entry.best, entry.to_play = [], None, entry.leader
-    if not cards:
-        entry.cards = []
-        return
-    if not entry.trump:
-        raise RuleError(N_("Choose the trump suit first."))
-    cards = [str(card) for card in parse_cards(cards)]
-    groups = [cards[i:i + players] for i in range(0, len(cards), players)]
-    complete = [g for g in groups if len(g) == players]
-    winners, _bonus = fortyfive.play_tricks(entry.trump, entry.leader, players, complete)
-    found = fortyfive.best_trump(entry.trump, groups)
-    leaders = [entry.leader, *winners]
-    for index, group in enumerate(groups):
-        plays = [((leaders[index] + k) % players, card) for k, card in enumerate(group)]
-        entry.tricks.append(Trick(index + 1, plays, winners[index] if index < len(winners)
-                                  else None))
-    entry.cards = cards
-    last = entry.tricks[-1]
-    if len(complete) == fortyfive.TRICKS:
-        entry.to_play = None
-    elif last.winner is None:
-        entry.to_play = (last.plays[0][0] + len(last.plays)) % players
-    else:
-        entry.to_play = last.winner
-    if found is not None:
-        trick = entry.tricks[found[0]]
-        seat = next(s for s, card in trick.plays if card == str(found[1]))
-        entry.best = {"card": str(found[1]), "seat": seat, "trick": trick.number,
-                      "taker": trick.winner}
+    """Fill the helper's tricks, who plays next and the best trump from ``cards``."""
+    state = fortyfive.trick_state(entry.trump, entry.leader, players, cards)
+    entry.cards, entry.tricks = list(state.cards), list(state.tricks)
+    entry.to_play, entry.best = state.to_play, state.best
 
 
 def _apply(entry: Entry, action: str, players: int) -> None:

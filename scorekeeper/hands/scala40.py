@@ -18,12 +18,13 @@ from flask_babel import gettext as _
 from ..forms import HandForm, whole
 from ..matches import after_change, get_match, refuse, render_sheet
 from ..models import Match
-from ..rules import Next, RuleError
+from ..rules import Next, RuleError, scala40
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import cardpad, check_form, stored_hand
 
 bp = Blueprint("scala40", __name__)
 cardpad.attach(bp)
+bp.add_app_template_global(scala40.deal_players, "scala40_deal_players")
 
 EDIT_TEMPLATE = "hands/edit_scala40.html"
 FLAGS = ("1", "y", "on", "true", "yes")
@@ -60,8 +61,8 @@ class Draft:
     def data(self, columns: Sequence[Sequence[int]]) -> dict[str, Any]:
         """The scored deal to store; the cards of never-opened players and of the closer's
         partner are left out, since they pay the flat penalty or nothing whatever they hold."""
-        partners = next((set(c) - {self.closer} for c in columns if self.closer in c), set())
-        points = [None if seat in self.never_opened or seat in partners else whole(text)
+        skip = scala40.uncounted(columns, self.closer, self.never_opened)
+        points = [None if seat in skip else whole(text)
                   for seat, text in enumerate(self.texts)]
         return {"closer": self.closer, "points": points, "never_opened": self.never_opened,
                 "closed_in_hand": self.closed_in_hand, "reentries": self.reentries}

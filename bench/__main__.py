@@ -143,7 +143,7 @@ def bench_bid(app, client) -> list[tuple[str, str, str]]:
         data = {"csrf_token": token, "version": sheet["version"], "number": 20,
                 "seat": sheet["next"]["info"]["bidder"], "bid": 0}
         start = time.perf_counter()
-        response = client.post(f"/matches/{match_id}/bid", data=data,
+        response = client.post(f"/matches/{match_id}/navawhist/bid", data=data,
                                headers={"HX-Request": "true"})
         times.append(time.perf_counter() - start)
         assert response.status_code == 200, response.status_code

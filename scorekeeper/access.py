@@ -23,8 +23,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from .db import db
-from .models import Match
+from .pages import get_match
 
 bp = Blueprint("access", __name__)
 SESSION_KEY = "edit"
@@ -57,7 +56,7 @@ def guard() -> None:
     if changing and request.view_args and "match_id" in request.view_args:
         match_id = request.view_args["match_id"]
         if not can_edit(match_id):
-            db.get_or_404(Match, match_id, description=_("There is no such match."))
+            get_match(match_id)
             abort(403, _("This phone may only watch this match: ask the phone that keeps "
                          "the sheet for the edit QR code."))
 
@@ -75,7 +74,7 @@ def qr_svg(url: str, title: str) -> str:
 @bp.get("/matches/<match_id>/share")
 def share(match_id: str):
     """The follow link for every phone, and the edit link for the phones that may edit."""
-    match = db.get_or_404(Match, match_id, description=_("There is no such match."))
+    match = get_match(match_id)
     follow = url_for("matches.show", match_id=match.id, _external=True)
     edit = url_for("access.join", match_id=match.id, key=match.edit_key, _external=True)
     editor = can_edit(match.id)
@@ -88,7 +87,7 @@ def share(match_id: str):
 @bp.get("/matches/<match_id>/join/<key>")
 def join(match_id: str, key: str) -> Response:
     """Take the edit right handed over by a QR code, then open the sheet."""
-    match = db.get_or_404(Match, match_id, description=_("There is no such match."))
+    match = get_match(match_id)
     if not hmac.compare_digest(match.edit_key.encode(), key.encode()):
         abort(403, _("This edit link is not valid for this match."))
     grant(match.id)

@@ -23,8 +23,8 @@ from sqlalchemy.orm import selectinload
 from .access import editable_ids, grant
 from .db import db
 from .forms import PLACE_LENGTH, printable
-from .matches import get_match, sheet_context
 from .models import NAME_LENGTH, Change, Hand, Match, Player, Seat
+from .pages import get_match, sheet_context
 from .rules import GAMES
 from .scoring import compute_sheet
 from .security import MATCH_ID

@@ -8,8 +8,8 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
-from .matches import get_match
 from .models import NAME_LENGTH
+from .pages import get_match
 from .rules import GAMES, Game, RuleError, cavallore, fortyfive, quarantotto, scala40
 from .scoring import compute_sheet
 

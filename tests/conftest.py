@@ -86,7 +86,7 @@ class Table:
     def bid(self, match_id: str, bid: Any, *, seat: int | None = None, **kwargs: Any):
         sheet = self.sheet(match_id)
         nxt = sheet["next"]
-        return self.post(f"/matches/{match_id}/bid", {
+        return self.post(f"/matches/{match_id}/navawhist/bid", {
             "version": sheet["version"], "number": nxt["number"],
             "seat": nxt["info"]["bidder"] if seat is None else seat, "bid": bid}, **kwargs)
 
@@ -95,7 +95,7 @@ class Table:
         data = {"version": sheet["version"], "number": sheet["next"]["number"],
                 "trump": trump, "action": "save"}
         data.update({f"values-{i}": t for i, t in enumerate(tricks)})
-        return self.post(f"/matches/{match_id}/tricks", data, **kwargs)
+        return self.post(f"/matches/{match_id}/navawhist/tricks", data, **kwargs)
 
     def play_navawhist(self, match_id: str, bids: list[int], tricks: list[int]) -> None:
         """Bids given per seat are made in bidding order; then the tricks."""

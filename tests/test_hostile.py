@@ -588,7 +588,7 @@ def test_a_superscript_digit_is_refused_not_a_500(world: World, where: str) -> N
         "cavallore placed": (f"/matches/{ids['cavallore']}/cavallore/deal",
                              {"version": cavallore.version, "number": 2, "seat": 0,
                               "placed": SUPERSCRIPT_TWO}),
-        "navawhist bid": (f"/matches/{ids['navawhist']}/bid",
+        "navawhist bid": (f"/matches/{ids['navawhist']}/navawhist/bid",
                           {"version": navawhist.version, "number": 2, "seat": 2,
                            "bid": SUPERSCRIPT_TWO}),
         "quarantotto tap": (f"/matches/{ids['quarantotto']}/quarantotto/cards",
@@ -619,7 +619,7 @@ def test_a_refused_navawhist_correction_with_a_wrong_number_is_not_a_500(
     form = {"version": ctx.version, "number": number}
     form.update({f"values-{seat}": 0 for seat in range(4)})  # 0 tricks of 1: refused
     form.update({f"bids-{seat}": 0 for seat in range(4)})
-    status = _post(world, f"/matches/{match_id}/hands/1/edit", form)
+    status = _post(world, f"/matches/{match_id}/navawhist/1/edit", form)
     assert status in (409, 422), status
 
 

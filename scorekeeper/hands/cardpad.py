@@ -18,7 +18,7 @@ from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
 from ..i18n import rule_message
-from ..matches import get_match
+from ..pages import get_match
 from ..rules import RuleError, quarantotto, scala40
 from ..rules.cards import RANKS, SEPARATOR, parse_cards
 from ..rules.points import SUM, TOTAL
@@ -126,9 +126,7 @@ def apply_posted_tap(game: str, texts: list[str]) -> bool:
 
 def cards(match_id: str):
     """One player's keypad after a tap (htmx): the cards, their value, nothing stored."""
-    match = get_match(match_id)
-    if match.game != request.blueprint:
-        abort(404)
+    match = get_match(match_id, request.blueprint)
     texts = posted_texts(len(match.seats))
     tap = read_tap(match.game, len(texts))
     if tap is None:

@@ -15,8 +15,8 @@ from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import format_decimal, format_percent
 
 from ..forms import HandForm, whole
-from ..matches import get_match, is_htmx, refuse, render_sheet
 from ..models import Match
+from ..pages import get_match, is_htmx, refuse, render_sheet
 from ..rules import RuleError, Sheet
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form
@@ -122,18 +122,10 @@ def _data() -> dict[str, Any]:
     return {"placed": whole(request.form.get("placed")), "seat": whole(request.form.get("seat"))}
 
 
-def _cavallo(match_id: str) -> Match:
-    """The Cavallo Re log with this id; 404 for any other match."""
-    match = get_match(match_id)
-    if match.game != "cavallore":
-        abort(404)
-    return match
-
-
 @bp.post("/matches/<match_id>/cavallore/deal")
 def deal(match_id: str):
     """Add a deal to the log: the cards placed, 36 for a win."""
-    match = _cavallo(match_id)
+    match = get_match(match_id, "cavallore")
     form = HandForm()
     data = _data()
     seat = data["seat"] if isinstance(data["seat"], int) else None
@@ -153,7 +145,7 @@ def deal(match_id: str):
 @bp.route("/matches/<match_id>/cavallore/<int:number>/edit", methods=["GET", "POST"])
 def edit(match_id: str, number: int):
     """Correct a deal of the log."""
-    match = _cavallo(match_id)
+    match = get_match(match_id, "cavallore")
     if not 1 <= number <= len(match.hands):
         abort(404)
     row = compute_sheet(match).rows[number - 1]

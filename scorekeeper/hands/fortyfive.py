@@ -16,8 +16,8 @@ from flask import Blueprint, abort, make_response, redirect, render_template, re
 
 from ..forms import HandForm, whole
 from ..i18n import rule_message
-from ..matches import get_match, is_htmx, refuse, render_sheet
 from ..models import Match
+from ..pages import get_match, is_htmx, refuse, render_sheet
 from ..rules import N_, Row, RuleError, Sheet, fortyfive
 from ..rules.cards import RANKS, SUITS, suit_symbol
 from ..rules.core import check_seat
@@ -275,24 +275,16 @@ def _saved(match: Match, entry: Entry):
     return redirect(url_for("matches.show", match_id=match.id, entry=mode), 303)
 
 
-def _forty_five(match_id: str) -> Match:
-    """The Forty-Five match with this id; 404 for any other match."""
-    match = get_match(match_id)
-    if match.game != "fortyfive":
-        abort(404)
-    return match
-
-
 @bp.post("/matches/<match_id>/fortyfive/hand")
 def hand(match_id: str):
     """Tap a trick winner or a card of the hand being entered, or save the hand."""
-    return _step(_forty_five(match_id), None)
+    return _step(get_match(match_id, "fortyfive"), None)
 
 
 @bp.route("/matches/<match_id>/fortyfive/<int:number>/edit", methods=["GET", "POST"])
 def edit(match_id: str, number: int):
     """Correct a hand already played, checked like an entry; every later total follows."""
-    match = _forty_five(match_id)
+    match = get_match(match_id, "fortyfive")
     if not 1 <= number <= len(match.hands):
         abort(404)
     if request.method == "POST":

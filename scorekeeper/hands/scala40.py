@@ -16,8 +16,8 @@ from flask import Blueprint, abort, request
 from flask_babel import gettext as _
 
 from ..forms import HandForm, whole
-from ..matches import after_change, get_match, refuse, render_sheet
 from ..models import Match
+from ..pages import after_change, get_match, refuse, render_sheet
 from ..rules import Next, RuleError, scala40
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import cardpad, check_form, stored_hand
@@ -90,9 +90,7 @@ def _deal_data(draft: Draft, columns: Sequence[Sequence[int]]) -> dict[str, Any]
 @bp.post("/matches/<match_id>/scala40/deal")
 def enter(match_id: str):
     """Record the next deal (scored or annulled), or show the form again after a tap."""
-    match = get_match(match_id)
-    if match.game != "scala40":
-        abort(404)
+    match = get_match(match_id, "scala40")
     form = HandForm()
     draft = Draft.posted(len(match.seats))
     try:
@@ -129,9 +127,9 @@ def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
 @bp.route("/matches/<match_id>/scala40/<int:number>/edit", methods=["GET", "POST"])
 def edit(match_id: str, number: int):
     """Correct a deal already played; every later total, elimination and re-entry follows."""
-    match = get_match(match_id)
+    match = get_match(match_id, "scala40")
     hand = stored_hand(match, number)
-    if hand is None or match.game != "scala40":
+    if hand is None:
         abort(404, _("There is no such deal."))
     players = len(match.seats)
     if request.method == "GET":

@@ -80,7 +80,7 @@ def two_hands(table, game: str, match_id: str) -> None:
             ok(table.post(f"{url}/cavallore/deal", form(placed=36 - 16 * hand, seat=hand)))
 
 
-EDIT = {"navawhist": "hands/1/edit", "quarantotto": "quarantotto/1/edit",
+EDIT = {"navawhist": "navawhist/1/edit", "quarantotto": "quarantotto/1/edit",
         "scala40": "scala40/1/edit", "fortyfive": "fortyfive/1/edit",
         "cavallore": "cavallore/1/edit"}
 

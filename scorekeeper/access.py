@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hmac
 import io
+from collections.abc import Callable
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -49,10 +51,18 @@ def editable_ids() -> list[str] | None:
     return list(session.get(SESSION_KEY, []))
 
 
+def needs_edit_right(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a view whose GET shows a correction form: like every POST naming a match, it
+    is refused without the right to edit."""
+    view.needs_edit_right = True  # type: ignore[attr-defined]
+    return view
+
+
 @bp.before_app_request
 def guard() -> None:
     """Refuse any change to a match, or its correction pages, without the right to edit."""
-    changing = request.method == "POST" or (request.endpoint or "").endswith(".edit")
+    view = current_app.view_functions.get(request.endpoint or "")
+    changing = request.method == "POST" or getattr(view, "needs_edit_right", False)
     if changing and request.view_args and "match_id" in request.view_args:
         match_id = request.view_args["match_id"]
         if not can_edit(match_id):

@@ -23,6 +23,7 @@ from sqlalchemy.orm import selectinload
 from .access import editable_ids, grant
 from .db import db
 from .forms import PLACE_LENGTH, printable
+from .hands import game_modules
 from .models import NAME_LENGTH, Change, Hand, Match, Player, Seat
 from .pages import get_match, sheet_context
 from .rules import GAMES
@@ -168,7 +169,8 @@ def history(match_id: str):
     match = get_match(match_id)
     changes = db.session.scalars(select(Change).where(Change.match_id == match.id)
                                  .order_by(Change.id.desc())).all()
-    return render_template("matches/history.html", **sheet_context(match), changes=changes)
+    return render_template("matches/history.html", **sheet_context(match), changes=changes,
+                           seat_keys=game_modules()[match.game].HISTORY_SEATS)
 
 
 @bp.get("/matches/<match_id>.csv")

@@ -8,9 +8,10 @@ from flask import Blueprint, Response, abort, current_app, render_template, requ
 from flask_babel import force_locale
 from flask_babel import gettext as _
 
+from .hands import game_modules
 from .models import NAME_LENGTH
 from .pages import get_match
-from .rules import GAMES, Game, RuleError, cavallore, fortyfive, quarantotto, scala40
+from .rules import GAMES, Game, RuleError
 from .scoring import compute_sheet
 
 bp = Blueprint("sheets", __name__)
@@ -83,6 +84,7 @@ def _blank_request() -> tuple[Game, int, str, list[str]]:
 def blank_pdf():
     """A blank sheet to fill in by hand, for any game and number of players."""
     game, players, lang, names = _blank_request()
+    web = game_modules()[game.key]
     try:
         sheet = game.build_sheet(players, [], **game.clean_options(players, {}))
     except RuleError:  # pragma: no cover - every game scores an empty match
@@ -91,21 +93,7 @@ def blank_pdf():
         html = render_template(
             f"pdf/blank_{game.key}.html", game=game, sheet=sheet, players=players,
             names=[n or _("Player %(n)s", n=i + 1) for i, n in enumerate(names)],
-            landscape=players > PORTRAIT_COLUMNS or
-            game.key == "navawhist" and players > 4, extras=_extras(game, players))
+            landscape=players > getattr(web, "BLANK_PORTRAIT_COLUMNS", PORTRAIT_COLUMNS),
+            extras=web.blank_extras(players))
     return pdf_response(render_pdf(html), f"{game.key}-blank-{players}.pdf")
 
-
-def _extras(game: Game, players: int) -> dict[str, Any]:
-    """What a blank sheet prints besides the rows: card values, trump ranks, odds."""
-    if game.key == "quarantotto":
-        return {"values": quarantotto.card_values()}
-    if game.key == "scala40":
-        return {"values": scala40.card_values(), "never_opened": scala40.NEVER_OPENED}
-    if game.key == "fortyfive":
-        return {"ranks": {suit: fortyfive.rank_table(suit) for suit in ("♦", "♥", "♣", "♠")},
-                "sides": fortyfive.sides(players), "trick_points": fortyfive.TRICK_POINTS,
-                "bonus_points": fortyfive.BONUS_POINTS}
-    if game.key == "cavallore":
-        return {"odds": cavallore.WIN_PROBABILITY}
-    return {}

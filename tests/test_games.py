@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import importlib
+from pathlib import Path
+
 import pytest
+from babel.messages.pofile import read_po
 from flask import Flask
 
-from scorekeeper.hands import blueprints
+from scorekeeper.hands import blueprints, game_modules
 from scorekeeper.rules import GAMES
 
 PLAYERS = {"navawhist": ["Ada", "Bea", "Cy"], "quarantotto": ["Ada", "Bea"],
@@ -53,3 +57,30 @@ def test_a_route_of_a_game_on_a_missing_match_is_a_404(app, table, game):
         if route_game == game and method == "POST":
             url = rule.replace("<match_id>", "nope").replace("<int:number>", "1")
             assert table.post(url, {"action": "save"}).status_code == 404, url
+
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_game_has_its_pieces(app):
+    """What adding a game takes (README, Layout): each piece is found for every game."""
+    catalog = read_po((ROOT / "scorekeeper/translations/it/LC_MESSAGES/messages.po").open("rb"))
+    modules = game_modules()
+    assert set(modules) == set(GAMES)
+    for key, game in GAMES.items():
+        rules = importlib.import_module(f"scorekeeper.rules.{key}")
+        assert rules.GAME is game and callable(game.build_sheet)
+        web = modules[key]
+        assert web.bp.name == key and app.blueprints[key] is web.bp
+        assert isinstance(web.blank_extras(game.min_players), dict)
+        assert isinstance(web.HISTORY_SEATS, tuple)
+        edit = app.view_functions[f"{key}.edit"]
+        assert getattr(edit, "needs_edit_right", False), key
+        for template in (f"matches/_sheet_{key}.html", f"hands/_entry_{key}.html",
+                         f"hands/edit_{key}.html", f"pdf/blank_{key}.html"):
+            assert (ROOT / "templates" / template).is_file(), template
+        for test in (f"tests/rules/test_{key}.py", f"tests/test_{key}_web.py"):
+            assert (ROOT / test).is_file(), test
+        for text in [o.label for o in game.options] + [o.help for o in game.options if o.help]:
+            message = catalog.get(text)
+            assert message is not None and message.string and not message.fuzzy, (key, text)

@@ -14,15 +14,22 @@ from typing import Any
 from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import format_decimal, format_percent
 
+from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..models import Match
 from ..pages import get_match, is_htmx, refuse, render_sheet
-from ..rules import RuleError, Sheet
+from ..rules import RuleError, Sheet, cavallore
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form
 
 bp = Blueprint("cavallore", __name__)
 EDIT = "hands/edit_cavallore.html"
+HISTORY_SEATS = ("seat",)
+
+
+def blank_extras(players: int) -> dict[str, Any]:
+    """The odds of a win, printed under the blank sheet."""
+    return {"odds": cavallore.WIN_PROBABILITY}
 # The quick keys: the losing counts most often seen (about four losses in five).
 QUICK = tuple(range(24, 36))
 # The distribution chart's box, in SVG units.
@@ -143,6 +150,7 @@ def deal(match_id: str):
 
 
 @bp.route("/matches/<match_id>/cavallore/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a deal of the log."""
     match = get_match(match_id, "cavallore")

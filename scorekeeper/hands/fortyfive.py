@@ -14,6 +14,7 @@ from typing import Any
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
+from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..i18n import rule_message
 from ..models import Match
@@ -30,6 +31,14 @@ MODES = ("winners", "sides", "cards")
 NO_TRUMP = "none"
 STATE = "hands/_state_fortyfive.html"
 EDIT = "hands/edit_fortyfive.html"
+HISTORY_SEATS = ("leader",)
+
+
+def blank_extras(players: int) -> dict[str, Any]:
+    """The sides, the points and the rank tables, printed with the blank sheet."""
+    return {"ranks": {suit: fortyfive.rank_table(suit) for suit in ("♦", "♥", "♣", "♠")},
+            "sides": fortyfive.sides(players), "trick_points": fortyfive.TRICK_POINTS,
+            "bonus_points": fortyfive.BONUS_POINTS}
 
 
 @dataclass
@@ -282,6 +291,7 @@ def hand(match_id: str):
 
 
 @bp.route("/matches/<match_id>/fortyfive/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a hand already played, checked like an entry; every later total follows."""
     match = get_match(match_id, "fortyfive")

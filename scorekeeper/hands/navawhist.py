@@ -7,6 +7,7 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
+from ..access import needs_edit_right
 from ..forms import BidForm, SeatValuesForm, whole
 from ..i18n import rule_message
 from ..models import Match
@@ -25,6 +26,13 @@ from . import check_form, stored_inputs
 bp = Blueprint("navawhist", __name__)
 EDIT = "hands/edit_navawhist.html"
 BID = "hands/_bid_navawhist.html"
+BLANK_PORTRAIT_COLUMNS = 4  # a player's column holds bid, tricks and total
+HISTORY_SEATS: tuple[str, ...] = ()
+
+
+def blank_extras(players: int) -> dict[str, Any]:
+    """Nothing besides the rows: the blank sheet's header says it all."""
+    return {}
 
 
 def _pending(match: Match, number: int) -> dict[str, Any]:
@@ -97,6 +105,7 @@ def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, A
 
 
 @bp.route("/matches/<match_id>/navawhist/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a hand already played; every later total follows."""
     match = get_match(match_id, "navawhist")

@@ -13,18 +13,25 @@ from typing import Any
 from flask import Blueprint, abort, request
 from flask_babel import gettext as _
 
+from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..models import Match
 from ..pages import after_change, get_match, refuse, render_sheet
-from ..rules import N_, RuleError
+from ..rules import N_, RuleError, quarantotto
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import cardpad, check_form, stored_hand
 
 bp = Blueprint("quarantotto", __name__)
-cardpad.attach(bp)
+cardpad.attach(bp, quarantotto)
 
 STOCK = "stock"
 EDIT_TEMPLATE = "hands/edit_quarantotto.html"
+HISTORY_SEATS = ("closer",)
+
+
+def blank_extras(players: int) -> dict[str, Any]:
+    """The card values, printed under the blank sheet."""
+    return {"values": quarantotto.card_values()}
 
 
 @dataclass
@@ -93,6 +100,7 @@ def _edit_page(match: Match, number: int, draft: Draft, *, status: int = 200,
 
 
 @bp.route("/matches/<match_id>/quarantotto/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a game already played; every later total follows."""
     match = get_match(match_id, "quarantotto")

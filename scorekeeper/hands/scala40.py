@@ -15,20 +15,29 @@ from typing import Any
 from flask import Blueprint, abort, request
 from flask_babel import gettext as _
 
+from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..models import Match
 from ..pages import after_change, get_match, refuse, render_sheet
 from ..rules import Next, RuleError, scala40
+from ..rules.cards import RANKS
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import cardpad, check_form, stored_hand
 
 bp = Blueprint("scala40", __name__)
-cardpad.attach(bp)
+cardpad.attach(bp, scala40, (*RANKS, cardpad.JOLLY))
+bp.add_app_template_global(lambda: scala40.hand_points("A"), "lone_ace_points")
 bp.add_app_template_global(scala40.deal_players, "scala40_deal_players")
 
 EDIT_TEMPLATE = "hands/edit_scala40.html"
+HISTORY_SEATS = ("closer",)
 FLAGS = ("1", "y", "on", "true", "yes")
 
+
+
+def blank_extras(players: int) -> dict[str, Any]:
+    """The card values and the never-opened penalty, printed under the blank sheet."""
+    return {"values": scala40.card_values(), "never_opened": scala40.NEVER_OPENED}
 
 @dataclass
 class Draft:
@@ -125,6 +134,7 @@ def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
 
 
 @bp.route("/matches/<match_id>/scala40/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a deal already played; every later total, elimination and re-entry follows."""
     match = get_match(match_id, "scala40")

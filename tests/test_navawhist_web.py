@@ -10,6 +10,8 @@ import pytest
 from scorekeeper.models import Change, Hand, Match, Player
 from scorekeeper.rules import navawhist
 
+from .conftest import count
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 
 
@@ -25,13 +27,6 @@ def legal_hand(rng: random.Random, cards: int, players: int, dealer: int):
     for _ in range(cards):
         tricks[rng.randrange(players)] += 1
     return bids, tricks
-
-
-def count(app, model) -> int:
-    from scorekeeper.db import db
-
-    with app.app_context():
-        return db.session.query(model).count()
 
 
 def test_a_whole_four_player_match(table, app):

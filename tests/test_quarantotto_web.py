@@ -9,14 +9,9 @@ import pytest
 from scorekeeper.models import Change
 from scorekeeper.rules import quarantotto
 
+from .conftest import count
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
-
-
-def count(app, model) -> int:
-    from scorekeeper.db import db
-
-    with app.app_context():
-        return db.session.query(model).count()
 
 
 def game_form(sheet: dict[str, Any], closer: Any, hands: list[Any], **extra: Any) -> dict:

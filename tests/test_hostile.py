@@ -38,6 +38,8 @@ from scorekeeper.scoring import compute_sheet
 
 from .conftest import Table, database_url, drop_database, migrated_app, report
 
+pytestmark = pytest.mark.slow
+
 MISSING_ID = "nOsUcHmAtCh0000000000000"
 PLAYERS = {"navawhist": 4, "quarantotto": 4, "scala40": 4, "fortyfive": 4, "cavallore": 2}
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]

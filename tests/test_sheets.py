@@ -13,6 +13,8 @@ from scorekeeper.rules import navawhist
 from .conftest import pdf_text
 from .test_navawhist_web import legal_hand
 
+pytestmark = pytest.mark.slow
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Ugo", "Irene", "Luca"]
 
 

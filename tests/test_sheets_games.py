@@ -14,6 +14,8 @@ from scorekeeper.rules import quarantotto
 
 from .conftest import pdf_text
 
+pytestmark = pytest.mark.slow
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
 
 

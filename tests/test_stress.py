@@ -40,6 +40,8 @@ from scorekeeper.models import Change, Hand
 
 from .conftest import CSRF, report
 
+pytestmark = pytest.mark.slow
+
 PHONES = 8
 HANDS = 50
 DEADLINE = 120  # seconds for the whole run

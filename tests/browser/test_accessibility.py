@@ -10,6 +10,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
+pytestmark = pytest.mark.browser
+
 AXE = Axe()
 
 

@@ -19,6 +19,8 @@ from scorekeeper.rules import GAMES, fortyfive
 
 from .conftest import settled, shot
 
+pytestmark = pytest.mark.browser
+
 PHONE = {"width": 390, "height": 844}
 
 # Each fits the 30-character name limit; each would set window.__pwned if it ran.

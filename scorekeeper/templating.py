@@ -15,6 +15,7 @@ from .charts import running_chart
 from .models import Match
 from .pages import render_compact
 from .rules import GAMES, Event
+from .rules.cards import SUIT_NAMES
 
 
 def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
@@ -49,6 +50,11 @@ def error_messages(form: Any) -> list[str]:
         {k: v for k, v in form.errors.items() if k is not None})
 
 
+def seat_names(seats: Any, names: list[str]) -> str:
+    """The names of ``seats`` joined with " + ": a side or a pair."""
+    return " + ".join(names[seat] for seat in seats)
+
+
 def extract(index: int, container: Any) -> Any:
     """``container[index]``: turns seats into names with ``map('extract', names)``."""
     return container[index]
@@ -60,4 +66,6 @@ def init_app(app: Flask) -> None:
                      can_edit):
         app.add_template_global(function)
     app.add_template_global(Event, "Event")
+    app.add_template_global(SUIT_NAMES, "SUIT_NAMES")
     app.add_template_filter(extract)
+    app.add_template_filter(seat_names)

@@ -15,7 +15,7 @@ PORT ?= 5000
 
 WORKERS ?= 2
 
-.PHONY: run test test-postgres lint bench serve babel clean
+.PHONY: run test test-fast test-postgres lint bench serve babel clean
 
 $(BIN)/python:
 	py="$(PYTHON)"; [ -n "$$py" ] || py=$$(scripts/find-python) || exit 1; "$$py" -m venv $(VENV)
@@ -40,6 +40,11 @@ serve: $(VENV)/.installed
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest
+
+# The development loop: everything but the browser and slow tests, without coverage.
+test-fast: $(VENV)/.installed-test
+	$(BIN)/ruff check .
+	$(BIN)/python -m pytest --no-cov -m "not browser and not slow"
 
 # The web tests again on PostgreSQL: TEST_DATABASE_URL names an empty database.
 test-postgres: $(VENV)/.installed-test

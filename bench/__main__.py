@@ -155,7 +155,7 @@ def bench_bid(app, client) -> list[tuple[str, str, str]]:
         data = {"csrf_token": token, "version": sheet["version"], "number": 20,
                 "seat": sheet["next"]["info"]["bidder"], "bid": 0}
         start = time.perf_counter()
-        response = client.post(f"/matches/{match_id}/bid", data=data, headers=htmx)
+        response = client.post(f"/matches/{match_id}/navawhist/bid", data=data, headers=htmx)
         times.append(time.perf_counter() - start)
         assert response.status_code == 200, response.status_code
         sizes.append(len(response.data))
@@ -183,10 +183,10 @@ def bench_bid(app, client) -> list[tuple[str, str, str]]:
         number, version = sheet["next"]["number"], sheet["version"]
         start = time.perf_counter()
         for seat in sheet["next"]["info"]["order"]:
-            tap(f"/matches/{match_id}/bid",
+            tap(f"/matches/{match_id}/navawhist/bid",
                 {"version": version, "number": number, "seat": seat, "bid": hand["bids"][seat]})
             version += 1
-        tap(f"/matches/{match_id}/tricks", {"version": version, "number": number,
+        tap(f"/matches/{match_id}/navawhist/tricks", {"version": version, "number": number,
                                             "action": "save", **{
             f"values-{s}": t for s, t in enumerate(hand["tricks"])}})
         rounds.append(time.perf_counter() - start)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import hmac
 import io
+from collections.abc import Callable
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -23,8 +25,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 
-from .db import db
-from .models import Match
+from .pages import get_match
 
 bp = Blueprint("access", __name__)
 SESSION_KEY = "edit"
@@ -50,14 +51,22 @@ def editable_ids() -> list[str] | None:
     return list(session.get(SESSION_KEY, []))
 
 
+def needs_edit_right(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a view whose GET shows a correction form: like every POST naming a match, it
+    is refused without the right to edit."""
+    view.needs_edit_right = True  # type: ignore[attr-defined]
+    return view
+
+
 @bp.before_app_request
 def guard() -> None:
     """Refuse any change to a match, or its correction pages, without the right to edit."""
-    changing = request.method == "POST" or (request.endpoint or "").endswith(".edit")
+    view = current_app.view_functions.get(request.endpoint or "")
+    changing = request.method == "POST" or getattr(view, "needs_edit_right", False)
     if changing and request.view_args and "match_id" in request.view_args:
         match_id = request.view_args["match_id"]
         if not can_edit(match_id):
-            db.get_or_404(Match, match_id, description=_("There is no such match."))
+            get_match(match_id)
             abort(403, _("This phone may only watch this match: ask the phone that keeps "
                          "the sheet for the edit QR code."))
 
@@ -75,7 +84,7 @@ def qr_svg(url: str, title: str) -> str:
 @bp.get("/matches/<match_id>/share")
 def share(match_id: str):
     """The follow link for every phone, and the edit link for the phones that may edit."""
-    match = db.get_or_404(Match, match_id, description=_("There is no such match."))
+    match = get_match(match_id)
     follow = url_for("matches.show", match_id=match.id, _external=True)
     edit = url_for("access.join", match_id=match.id, key=match.edit_key, _external=True)
     editor = can_edit(match.id)
@@ -88,7 +97,7 @@ def share(match_id: str):
 @bp.get("/matches/<match_id>/join/<key>")
 def join(match_id: str, key: str) -> Response:
     """Take the edit right handed over by a QR code, then open the sheet."""
-    match = db.get_or_404(Match, match_id, description=_("There is no such match."))
+    match = get_match(match_id)
     if not hmac.compare_digest(match.edit_key.encode(), key.encode()):
         abort(403, _("This edit link is not valid for this match."))
     grant(match.id)

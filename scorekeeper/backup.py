@@ -25,8 +25,9 @@ from . import names as naming
 from .access import editable_ids, grant
 from .db import db
 from .forms import PLACE_LENGTH
-from .matches import get_match, sheet_context
+from .hands import game_modules
 from .models import NAME_LENGTH, Change, Hand, Match, Player, Seat
+from .pages import get_match, sheet_context
 from .rules import GAMES
 from .scoring import compute_sheet
 from .security import MATCH_ID
@@ -248,7 +249,8 @@ def history(match_id: str):
     match = get_match(match_id)
     changes = db.session.scalars(select(Change).where(Change.match_id == match.id)
                                  .order_by(Change.id.desc())).all()
-    return render_template("matches/history.html", **sheet_context(match), changes=changes)
+    return render_template("matches/history.html", **sheet_context(match), changes=changes,
+                           seat_keys=game_modules()[match.game].HISTORY_SEATS)
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula.

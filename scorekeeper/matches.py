@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -19,7 +18,6 @@ from flask import (
 )
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from markupsafe import Markup
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
@@ -27,105 +25,17 @@ from sqlalchemy.orm import selectinload
 from . import names as naming
 from .access import can_edit, editable_ids, grant
 from .cache import cache
-from .charts import running_chart
 from .db import db
 from .forms import StepForm, match_form
 from .i18n import rule_message
 from .models import NAME_LENGTH, Match, Player, Seat
+from .pages import after_change, get_match, is_htmx, refuse, render_sheet, sheet_context
 from .rules import GAMES, RuleError
 from .scoring import Conflict, compute_sheet, redo, reopen, sheet_json, undo
 
 bp = Blueprint("matches", __name__)
 PAGE = 10  # matches a page of the home list shows
 ROW_ACTIONS = ("up", "remove")
-
-
-bp.add_app_template_global(running_chart)
-bp.add_app_template_global(can_edit)
-
-
-@bp.app_template_global()
-def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
-    """The sheet and its chart, rendered once per version, language and edit right."""
-    editor = can_edit(match.id)
-    key = (match.id, match.version, str(get_locale()), editor)
-    return cache("sheet-html").get(key, lambda: Markup(render_compact(
-        "matches/_sheet_block.html", match=match, sheet=sheet, names=names,
-        game=GAMES[match.game])))
-
-
-@bp.app_template_global()
-def leaders_of(sheet: Any) -> list[int]:
-    """The columns in first place."""
-    return [column for column, place in enumerate(sheet.places) if place == 1]
-
-
-@bp.app_template_global()
-def ranking_of(sheet: Any) -> list[tuple[int, int]]:
-    """(place, column) pairs, best first."""
-    return sorted((place, column) for column, place in enumerate(sheet.places))
-
-
-@bp.app_template_global()
-def error_messages(form: Any) -> list[str]:
-    """Every message of a form, its own and its fields', nested lists flattened."""
-    def flatten(errors: Any) -> list[str]:
-        if isinstance(errors, dict):
-            return [m for value in errors.values() for m in flatten(value)]
-        if isinstance(errors, list | tuple):
-            return [m for value in errors for m in flatten(value)]
-        return [str(errors)]
-
-    return flatten(list(form.form_errors)) + flatten(
-        {k: v for k, v in form.errors.items() if k is not None})
-
-
-@bp.app_template_filter()
-def extract(index: int, container: Any) -> Any:
-    """``container[index]``: turns seats into names with ``map('extract', names)``."""
-    return container[index]
-
-
-INDENT = re.compile(r"\n[ \t]+")
-
-
-def render_compact(template: str, **context: Any) -> str:
-    """``render_template`` without the templates' indentation (no page holds <pre>)."""
-    return INDENT.sub("\n", render_template(template, **context))
-
-
-def is_htmx() -> bool:
-    """True when htmx sent the request and wants a fragment back."""
-    return request.headers.get("HX-Request") == "true"
-
-
-def get_match(match_id: str) -> Match:
-    """The match with this id; raises 404 when there is none."""
-    return db.get_or_404(Match, match_id, description=_("There is no such match."))
-
-
-def render_sheet(match: Match, *, status: int = 200, error: str | None = None,
-                 template: str = "matches/show.html", **context: Any):
-    """The match page (or, for htmx, its live part) with an optional error message."""
-    if is_htmx() and template == "matches/show.html":
-        template = "matches/_live.html"
-    return render_compact(template, **sheet_context(match), error=error, **context), status
-
-
-def sheet_context(match: Match) -> dict[str, Any]:
-    """What every template showing a match needs."""
-    return {"match": match, "sheet": compute_sheet(match), "game": GAMES[match.game],
-            "names": match.names}
-
-
-def refuse(match: Match, error: RuleError | Conflict, **context: Any):
-    """Nothing stored: the sheet again with the message, 409 for a conflict, 422 otherwise."""
-    db.session.rollback()
-    db.session.refresh(match)
-    if isinstance(error, Conflict):
-        return render_sheet(match, status=409, **context,
-                            error=_("Already recorded: the sheet below is the latest one."))
-    return render_sheet(match, status=422, **context, error=rule_message(error, match.names))
 
 
 @bp.get("/")
@@ -298,10 +208,3 @@ def redo_last(match_id: str):
 def reopen_match(match_id: str):
     """Make a finished match editable again."""
     return _step(match_id, reopen)
-
-
-def after_change(match: Match):
-    """POST then redirect; htmx gets the fresh live sheet instead."""
-    if is_htmx():
-        return render_sheet(match)
-    return redirect(url_for("matches.show", match_id=match.id), 303)

@@ -163,7 +163,7 @@ def sheet_json(match: Match, sheet: Sheet) -> dict[str, Any]:
         "hands": [
             {"number": r.number, "dealer": r.dealer, "inputs": dict(r.inputs),
              "points": list(r.points), "totals": list(r.totals), "notes": list(r.notes),
-             "annulled": r.annulled, "events": list(r.events)}
+             "annulled": r.annulled, "events": [e.label for e in r.events]}
             for r in sheet.rows
         ],
         "totals": list(sheet.totals),

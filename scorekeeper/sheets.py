@@ -9,9 +9,10 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from . import pdf
-from .matches import get_match
+from .hands import game_modules
 from .models import NAME_LENGTH
-from .rules import GAMES, Game, RuleError, cavallore, fortyfive, quarantotto, scala40
+from .pages import get_match
+from .rules import GAMES, Game, RuleError
 from .scoring import compute_sheet
 
 bp = Blueprint("sheets", __name__)
@@ -81,6 +82,7 @@ def _blank_request() -> tuple[Game, int, str, list[str]]:
 def blank_pdf():
     """A blank sheet to fill in by hand, for any game and number of players."""
     game, players, lang, names = _blank_request()
+    web = game_modules()[game.key]
     try:
         sheet = game.build_sheet(players, [], **game.clean_options(players, {}))
     except RuleError:  # pragma: no cover - every game scores an empty match
@@ -89,20 +91,7 @@ def blank_pdf():
         html = render_template(
             f"pdf/blank_{game.key}.html", game=game, sheet=sheet, players=players,
             names=[n or _("Player %(n)s", n=i + 1) for i, n in enumerate(names)],
-            blank_names=not any(names), landscape=players > PORTRAIT_COLUMNS or
-            game.key == "navawhist" and players > 4, extras=_extras(game, players))
+            landscape=players > getattr(web, "BLANK_PORTRAIT_COLUMNS", PORTRAIT_COLUMNS),
+            extras=web.blank_extras(players))
     return pdf_response(render_pdf(html), f"{game.key}-blank-{players}.pdf")
 
-
-def _extras(game: Game, players: int) -> dict[str, Any]:
-    """What a blank sheet prints besides the rows: card values, trump ranks, odds."""
-    if game.key == "quarantotto":
-        return {"values": quarantotto.card_values()}
-    if game.key == "scala40":
-        return {"values": scala40.card_values(), "never_opened": scala40.NEVER_OPENED}
-    if game.key == "fortyfive":
-        return {"ranks": {suit: fortyfive.rank_table(suit) for suit in ("♦", "♥", "♣", "♠")},
-                "sides": fortyfive.sides(players)}
-    if game.key == "cavallore":
-        return {"odds": cavallore.WIN_PROBABILITY}
-    return {}

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import os
 import re
 from collections.abc import Iterator
@@ -11,6 +12,7 @@ import pytest
 from flask import Flask
 from flask.testing import FlaskClient
 from flask_migrate import upgrade
+from pypdf import PdfReader
 
 from scorekeeper import create_app
 from scorekeeper.db import db
@@ -22,23 +24,59 @@ def database_url(tmp_path) -> str:
     return os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'test.db'}"
 
 
-@pytest.fixture
-def app(tmp_path) -> Iterator[Flask]:
-    """An app on a freshly migrated database."""
-    app = create_app({
-        "TESTING": True,
-        "SECRET_KEY": "test",
-        "SQLALCHEMY_DATABASE_URI": database_url(tmp_path),
-    })
+def migrated_app(url: str) -> Flask:
+    """An app on the database at ``url``, migrated to the latest schema."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url})
     with app.app_context():
         upgrade()
-    yield app
+    return app
+
+
+def drop_database(app: Flask) -> None:
+    """Drop every table of ``app``'s database, the migration marker included."""
     with app.app_context():
         db.session.remove()
         db.drop_all()
         db.session.execute(db.text("DROP TABLE IF EXISTS alembic_version"))
         db.session.commit()
         db.engine.dispose()
+
+
+@pytest.fixture
+def app(tmp_path) -> Iterator[Flask]:
+    """An app on a freshly migrated database."""
+    app = migrated_app(database_url(tmp_path))
+    yield app
+    drop_database(app)
+
+
+def count(app: Flask, model: Any) -> int:
+    """How many rows of ``model`` are stored."""
+    with app.app_context():
+        return db.session.query(model).count()
+
+
+def pdf_text(response) -> tuple[str, int, list]:
+    """The text of a PDF answer (pages joined), its page count and its pages."""
+    assert response.status_code == 200, response.get_data(as_text=True)[-500:]
+    assert response.mimetype == "application/pdf"
+    assert response.data.startswith(b"%PDF")
+    reader = PdfReader(io.BytesIO(response.data))
+    text = "\n".join(page.extract_text() for page in reader.pages)
+    return text, len(reader.pages), reader.pages
+
+
+def report(config: pytest.Config, title: str, lines: list[str]) -> None:
+    """Print ``lines`` in the test output even when pytest captures it."""
+    reporter = config.pluginmanager.get_plugin("terminalreporter")
+    capture = config.pluginmanager.get_plugin("capturemanager")
+    if reporter is None or not lines:
+        return
+    with capture.global_and_fixture_disabled():
+        reporter.write_line("")
+        reporter.write_line(title)
+        for line in lines:
+            reporter.write_line(f"  {line}")
 
 
 @pytest.fixture
@@ -86,7 +124,7 @@ class Table:
     def bid(self, match_id: str, bid: Any, *, seat: int | None = None, **kwargs: Any):
         sheet = self.sheet(match_id)
         nxt = sheet["next"]
-        return self.post(f"/matches/{match_id}/bid", {
+        return self.post(f"/matches/{match_id}/navawhist/bid", {
             "version": sheet["version"], "number": nxt["number"],
             "seat": nxt["info"]["bidder"] if seat is None else seat, "bid": bid}, **kwargs)
 
@@ -95,7 +133,7 @@ class Table:
         data = {"version": sheet["version"], "number": sheet["next"]["number"],
                 "trump": trump, "action": "save"}
         data.update({f"values-{i}": t for i, t in enumerate(tricks)})
-        return self.post(f"/matches/{match_id}/tricks", data, **kwargs)
+        return self.post(f"/matches/{match_id}/navawhist/tricks", data, **kwargs)
 
     def play_navawhist(self, match_id: str, bids: list[int], tricks: list[int]) -> None:
         """Bids given per seat are made in bidding order; then the tricks."""

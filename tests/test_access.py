@@ -32,7 +32,7 @@ def test_only_the_creator_may_change_a_match(app, table):
     assert "refreshes by itself" in page
     sheet = stranger.sheet(match_id)
     for url, data in [
-        (f"/matches/{match_id}/bid", {"version": sheet["version"], "number": 1, "seat": 1,
+        (f"/matches/{match_id}/navawhist/bid", {"version": sheet["version"], "number": 1, "seat": 1,
                                       "bid": 0}),
         (f"/matches/{match_id}/undo", {"version": sheet["version"]}),
         (f"/matches/{match_id}/reopen", {"version": sheet["version"]}),
@@ -45,8 +45,8 @@ def test_only_the_creator_may_change_a_match(app, table):
     table.bid(match_id, 0)
     table.bid(match_id, 0)
     table.tricks(match_id, [1, 0, 0])
-    assert table.client.get(f"/matches/{match_id}/hands/1/edit").status_code == 200
-    assert stranger.client.get(f"/matches/{match_id}/hands/1/edit").status_code == 403
+    assert table.client.get(f"/matches/{match_id}/navawhist/1/edit").status_code == 200
+    assert stranger.client.get(f"/matches/{match_id}/navawhist/1/edit").status_code == 403
 
 
 def test_the_edit_link_hands_over_the_right(app, table, client):
@@ -106,9 +106,9 @@ def test_csrf_token_in_a_header_is_accepted_and_none_is_refused(client, table):
     match_id = table.new_match("navawhist", NAMES)
     sheet = table.sheet(match_id)
     data = {"version": sheet["version"], "number": 1, "seat": 1, "bid": 0}
-    assert client.post(f"/matches/{match_id}/bid", data=data).status_code == 400
+    assert client.post(f"/matches/{match_id}/navawhist/bid", data=data).status_code == 400
     token = CSRF.search(client.get("/matches/new").get_data(as_text=True)).group(1)
-    response = client.post(f"/matches/{match_id}/bid", data=data,
+    response = client.post(f"/matches/{match_id}/navawhist/bid", data=data,
                            headers={"X-CSRFToken": token, "HX-Request": "true"})
     assert response.status_code == 200
 

@@ -166,7 +166,7 @@ def test_history_records_entries_corrections_and_undo(table, client):
     sheet = table.sheet(match_id)
     edit = {"version": sheet["version"], "number": 1, "bids-0": 0, "bids-1": 1,
             "values-0": 0, "values-1": 2}
-    assert table.post(f"/matches/{match_id}/hands/1/edit", edit).status_code == 303
+    assert table.post(f"/matches/{match_id}/navawhist/1/edit", edit).status_code == 303
     corrected = table.sheet(match_id)["totals"]
     assert corrected != sheet["totals"]
     page = client.get(f"/matches/{match_id}/history").get_data(as_text=True)

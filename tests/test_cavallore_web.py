@@ -10,14 +10,9 @@ from scorekeeper.hands.cavallore import distribution_chart
 from scorekeeper.models import Change
 from scorekeeper.rules import cavallore
 
+from .conftest import count
+
 HTMX = {"HX-Request": "true"}
-
-
-def count(app, model) -> int:
-    from scorekeeper.db import db
-
-    with app.app_context():
-        return db.session.query(model).count()
 
 
 def add(table, match_id: str, placed, seat=0, **kwargs):

@@ -13,11 +13,10 @@ import subprocess
 import sys
 import textwrap
 
-from flask_migrate import upgrade
-
-from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.models import Hand, Match, Player, Seat
+
+from .conftest import migrated_app
 
 SCRIPT = textwrap.dedent("""
     import gc
@@ -38,9 +37,8 @@ SCRIPT = textwrap.dedent("""
 
 def seed(url: str) -> None:
     """Eleven Quarantotto matches of 6 players and 100 games each, on the home page."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url})
+    app = migrated_app(url)
     with app.app_context():
-        upgrade()
         players = [Player(name=f"Player {i}") for i in range(6)]
         for _ in range(11):
             match = Match(game="quarantotto",

@@ -15,13 +15,12 @@ import sys
 import time
 from pathlib import Path
 
-from flask_migrate import upgrade
 from sqlalchemy import select
 
-from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.models import Hand
 
+from .conftest import migrated_app
 from .test_stress import Phone
 
 DEALS = 40
@@ -35,9 +34,8 @@ def free_port() -> int:
 
 def test_acknowledged_deals_survive_a_kill_of_the_server(tmp_path: Path):
     url = f"sqlite:///{tmp_path / 'durable.db'}"
-    app = create_app({"TESTING": True, "SECRET_KEY": "durable", "SQLALCHEMY_DATABASE_URI": url})
+    app = migrated_app(url)
     with app.app_context():
-        upgrade()
         db.engine.dispose()
     port = free_port()
     gunicorn = str(Path(sys.executable).parent / "gunicorn")

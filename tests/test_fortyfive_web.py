@@ -10,6 +10,8 @@ import pytest
 from scorekeeper.models import Change
 from scorekeeper.rules import fortyfive
 
+from .conftest import count
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 HTMX = {"HX-Request": "true"}
 
@@ -23,13 +25,6 @@ HELPER_TRICKS = [
     ["9♦", "2♥", "8♦", "7♦"],  # Bruno leads; Carla trumps
     ["6♠", "7♠", "K♠", "9♠"],  # Carla leads; Anna's K wins
 ]
-
-
-def count(app, model) -> int:
-    from scorekeeper.db import db
-
-    with app.app_context():
-        return db.session.query(model).count()
 
 
 def hidden(page: str, name: str) -> str:

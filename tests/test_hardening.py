@@ -13,19 +13,14 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from flask import Flask
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from scorekeeper.backup import MAX_MATCHES
 from scorekeeper.db import db
 from scorekeeper.models import Change, Hand, Match, Player
 
-from .conftest import Table
+from .conftest import Table, count
 from .test_stress import Phone, quiet_server_log, serve  # noqa: F401 (a fixture)
-
-
-def count(app: Flask, model) -> int:
-    with app.app_context():
-        return db.session.scalar(select(func.count()).select_from(model))
 
 
 def body(response) -> str:

@@ -25,7 +25,6 @@ from urllib.parse import urlsplit
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from flask_migrate import upgrade
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
@@ -37,7 +36,9 @@ from scorekeeper.models import Match
 from scorekeeper.rules import GAMES
 from scorekeeper.scoring import compute_sheet
 
-from .conftest import Table, database_url
+from .conftest import Table, database_url, drop_database, migrated_app, report
+
+pytestmark = pytest.mark.slow
 
 MISSING_ID = "nOsUcHmAtCh0000000000000"
 PLAYERS = {"navawhist": 4, "quarantotto": 4, "scala40": 4, "fortyfive": 4, "cavallore": 2}
@@ -408,38 +409,17 @@ class World:
         return status
 
 
-def report(config: pytest.Config, title: str, lines: list[str]) -> None:
-    """Print ``lines`` in the test output even when pytest captures it."""
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    capture = config.pluginmanager.get_plugin("capturemanager")
-    if reporter is None or not lines:
-        return
-    with capture.global_and_fixture_disabled():
-        reporter.write_line("")
-        reporter.write_line(title)
-        for line in lines:
-            reporter.write_line(f"  {line}")
-
-
 @pytest.fixture(scope="module")
 def world(tmp_path_factory, request) -> Iterator[World]:
     """An app on a migrated database (PostgreSQL when TEST_DATABASE_URL is set)."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test",
-                      "SQLALCHEMY_DATABASE_URI": database_url(tmp_path_factory.mktemp("hostile"))})
-    with app.app_context():
-        upgrade()
+    app = migrated_app(database_url(tmp_path_factory.mktemp("hostile")))
     client = app.test_client()
     world = World(app, client, Table(client))
     yield world
     report(request.config, "Hostile input: endpoints covered (method rule: statuses seen)", [
         f"{endpoint}: " + ", ".join(f"{code}x{n}" for code, n in sorted(counts.items()))
         for endpoint, counts in sorted(world.statuses.items())])
-    with app.app_context():
-        db.session.remove()
-        db.drop_all()
-        db.session.execute(db.text("DROP TABLE IF EXISTS alembic_version"))
-        db.session.commit()
-        db.engine.dispose()
+    drop_database(app)
 
 
 def _game_of(rule: Rule) -> str | None:
@@ -612,7 +592,7 @@ def test_a_superscript_digit_is_refused_not_a_500(world: World, where: str) -> N
         "cavallore placed": (f"/matches/{ids['cavallore']}/cavallore/deal",
                              {"version": cavallore.version, "number": 2, "seat": 0,
                               "placed": SUPERSCRIPT_TWO}),
-        "navawhist bid": (f"/matches/{ids['navawhist']}/bid",
+        "navawhist bid": (f"/matches/{ids['navawhist']}/navawhist/bid",
                           {"version": navawhist.version, "number": 2, "seat": 2,
                            "bid": SUPERSCRIPT_TWO}),
         "quarantotto tap": (f"/matches/{ids['quarantotto']}/quarantotto/cards",
@@ -643,7 +623,7 @@ def test_a_refused_navawhist_correction_with_a_wrong_number_is_not_a_500(
     form = {"version": ctx.version, "number": number}
     form.update({f"values-{seat}": 0 for seat in range(4)})  # 0 tricks of 1: refused
     form.update({f"bids-{seat}": 0 for seat in range(4)})
-    status = _post(world, f"/matches/{match_id}/hands/1/edit", form)
+    status = _post(world, f"/matches/{match_id}/navawhist/1/edit", form)
     assert status in (409, 422), status
 
 

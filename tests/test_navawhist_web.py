@@ -10,6 +10,8 @@ import pytest
 from scorekeeper.models import Change, Hand, Match, Player
 from scorekeeper.rules import navawhist
 
+from .conftest import count
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 
 
@@ -25,13 +27,6 @@ def legal_hand(rng: random.Random, cards: int, players: int, dealer: int):
     for _ in range(cards):
         tricks[rng.randrange(players)] += 1
     return bids, tricks
-
-
-def count(app, model) -> int:
-    from scorekeeper.db import db
-
-    with app.app_context():
-        return db.session.query(model).count()
 
 
 def test_a_whole_four_player_match(table, app):
@@ -62,12 +57,12 @@ def test_a_whole_four_player_match(table, app):
     for seat in range(4):
         assert places[seat] == 1 + sum(t > expected[seat] for t in expected)
     # A finished match is read-only until reopened.
-    response = table.post(f"/matches/{match_id}/bid", {
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {
         "version": sheet["version"], "number": 17, "seat": 0, "bid": 0})
     assert response.status_code == 409
     edit = {"version": sheet["version"], "number": 1, "bids-0": 0, "bids-1": 0, "bids-2": 0,
             "bids-3": 0, "values-0": 1, "values-1": 0, "values-2": 0, "values-3": 0}
-    response = table.post(f"/matches/{match_id}/hands/1/edit", edit)
+    response = table.post(f"/matches/{match_id}/navawhist/1/edit", edit)
     assert response.status_code == 422
     assert "reopen it" in response.get_data(as_text=True)
 
@@ -114,7 +109,7 @@ def test_the_hook_can_be_switched_off(table):
 @pytest.mark.parametrize("bid", ["5", "-1", "two", "", "1.5", "99999999999999"])
 def test_a_bid_out_of_range_is_refused(table, app, bid):
     match_id = table.new_match("navawhist", NAMES)
-    table.post(f"/matches/{match_id}/bid", {})  # an empty form changes nothing either
+    table.post(f"/matches/{match_id}/navawhist/bid", {})  # an empty form changes nothing either
     before = count(app, Change)
     response = table.bid(match_id, bid)
     assert response.status_code in (409, 422)
@@ -153,7 +148,7 @@ def test_tricks_preview_shows_left_and_points(table):
         table.bid(match_id, 0)
     sheet = table.sheet(match_id)
     base = {"version": sheet["version"], "number": 1, "action": "preview"}
-    response = table.post(f"/matches/{match_id}/tricks", {**base, "values-0": 1},
+    response = table.post(f"/matches/{match_id}/navawhist/tricks", {**base, "values-0": 1},
                           headers={"HX-Request": "true"})
     text = response.get_data(as_text=True)
     assert response.status_code == 200
@@ -165,7 +160,7 @@ def test_tricks_preview_shows_left_and_points(table):
 def test_bid_with_htmx_returns_a_small_fragment(table, client):
     match_id = table.new_match("navawhist", NAMES)
     sheet = table.sheet(match_id)
-    response = table.post(f"/matches/{match_id}/bid", {
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {
         "version": sheet["version"], "number": 1, "seat": 1, "bid": 1},
         headers={"HX-Request": "true"})
     text = response.get_data(as_text=True)
@@ -179,7 +174,7 @@ def test_bid_with_htmx_returns_a_small_fragment(table, client):
     assert 'id="names-row" hx-swap-oob="true"' in text
     assert 'id="actions" hx-swap-oob="true"' in text and f'value="{sheet["version"] + 1}"' in text
     # a refusal still sends the whole live sheet with its message
-    response = table.post(f"/matches/{match_id}/bid", {
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {
         "version": sheet["version"] + 1, "number": 1, "seat": 2, "bid": 9},
         headers={"HX-Request": "true"})
     assert response.status_code == 422 and 'id="live"' in response.get_data(as_text=True)
@@ -189,8 +184,8 @@ def test_a_stale_or_double_submission_stores_one_bid(table, app):
     match_id = table.new_match("navawhist", NAMES)
     sheet = table.sheet(match_id)
     data = {"version": sheet["version"], "number": 1, "seat": 1, "bid": 0}
-    assert table.post(f"/matches/{match_id}/bid", data).status_code == 303
-    response = table.post(f"/matches/{match_id}/bid", data)
+    assert table.post(f"/matches/{match_id}/navawhist/bid", data).status_code == 303
+    response = table.post(f"/matches/{match_id}/navawhist/bid", data)
     assert response.status_code == 409
     assert "Already recorded" in response.get_data(as_text=True)
     assert table.sheet(match_id)["next"]["info"]["bids"] == [None, 0, None, None]
@@ -201,13 +196,13 @@ def test_correcting_a_past_hand_changes_later_totals(table, client):
     table.play_navawhist(match_id, [1, 0, 0, 1], [1, 0, 0, 0])  # 2 0 0 0... seat 3 off by 1
     table.play_navawhist(match_id, [2, 0, 0, 1], [2, 0, 0, 0])
     before = table.sheet(match_id)["totals"]
-    page = client.get(f"/matches/{match_id}/hands/1/edit")
+    page = client.get(f"/matches/{match_id}/navawhist/1/edit")
     assert page.status_code == 200
     sheet = table.sheet(match_id)
     data = {"version": sheet["version"], "number": 1, "trump": "♥"}
     data.update({f"bids-{i}": b for i, b in enumerate([1, 0, 0, 1])})
     data.update({f"values-{i}": t for i, t in enumerate([0, 0, 0, 1])})
-    response = table.post(f"/matches/{match_id}/hands/1/edit", data)
+    response = table.post(f"/matches/{match_id}/navawhist/1/edit", data)
     assert response.status_code == 303
     after = table.sheet(match_id)
     first = navawhist.score_hand(1, [1, 0, 0, 1], [0, 0, 0, 1])
@@ -217,9 +212,9 @@ def test_correcting_a_past_hand_changes_later_totals(table, client):
     assert after["hands"][0]["inputs"]["trump"] == "♥"
     # a correction is checked like an entry
     data["values-0"] = 5
-    assert table.post(f"/matches/{match_id}/hands/1/edit", {
+    assert table.post(f"/matches/{match_id}/navawhist/1/edit", {
         **data, "version": after["version"]}).status_code == 422
-    assert client.get(f"/matches/{match_id}/hands/9/edit").status_code == 404
+    assert client.get(f"/matches/{match_id}/navawhist/9/edit").status_code == 404
 
 
 def test_undo_steps_back(table):
@@ -259,11 +254,11 @@ def test_reopen_a_finished_match(table):
     sheet = table.sheet(match_id)
     edit = {"version": sheet["version"], "number": 1, "bids-0": 0, "bids-1": 0,
             "values-0": 0, "values-1": 2}
-    assert table.post(f"/matches/{match_id}/hands/1/edit", edit).status_code == 422
+    assert table.post(f"/matches/{match_id}/navawhist/1/edit", edit).status_code == 422
     assert table.post(f"/matches/{match_id}/reopen",
                       {"version": sheet["version"]}).status_code == 303
     edit["version"] = table.sheet(match_id)["version"]
-    assert table.post(f"/matches/{match_id}/hands/1/edit", edit).status_code == 303
+    assert table.post(f"/matches/{match_id}/navawhist/1/edit", edit).status_code == 303
     change = [a - b for a, b in zip(navawhist.score_hand(2, [0, 0], [0, 2]),
                                     navawhist.score_hand(2, [0, 0], [2, 0]), strict=True)]
     assert table.sheet(match_id)["totals"] == [
@@ -289,7 +284,7 @@ def test_bad_players_are_refused(table, app, names, message):
 def test_unknown_match_and_game(client, table):
     assert client.get("/matches/nope").status_code == 404
     assert client.get("/matches/nope.json").status_code == 404
-    assert table.post("/matches/nope/bid", {"bid": 1}).status_code == 404
+    assert table.post("/matches/nope/navawhist/bid", {"bid": 1}).status_code == 404
     assert client.get("/matches/new?game=poker").status_code == 400
 
 
@@ -316,7 +311,7 @@ def test_players_are_remembered_and_reordered(table, client, app):
 
 def test_a_post_without_csrf_token_is_refused(client, table):
     match_id = table.new_match("navawhist", NAMES)
-    response = client.post(f"/matches/{match_id}/bid", data={"bid": 0, "seat": 1})
+    response = client.post(f"/matches/{match_id}/navawhist/bid", data={"bid": 0, "seat": 1})
     assert response.status_code == 400
 
 

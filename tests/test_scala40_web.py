@@ -10,14 +10,9 @@ import pytest
 from scorekeeper.models import Change
 from scorekeeper.rules import scala40
 
+from .conftest import count
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
-
-
-def count(app, model) -> int:
-    from scorekeeper.db import db
-
-    with app.app_context():
-        return db.session.query(model).count()
 
 
 def deal_form(sheet: dict[str, Any], closer: Any = "", hands: dict[int, Any] | None = None, *,

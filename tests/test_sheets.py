@@ -2,28 +2,20 @@
 
 from __future__ import annotations
 
-import io
 import random
 import subprocess
 import sys
 
 import pytest
-from pypdf import PdfReader
 
 from scorekeeper.rules import navawhist
 
+from .conftest import pdf_text
 from .test_navawhist_web import legal_hand
 
+pytestmark = pytest.mark.slow
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Ugo", "Irene", "Luca"]
-
-
-def pdf_text(response) -> tuple[str, int, list]:
-    assert response.status_code == 200, response.get_data(as_text=True)[-500:]
-    assert response.mimetype == "application/pdf"
-    assert response.data.startswith(b"%PDF")
-    reader = PdfReader(io.BytesIO(response.data))
-    text = "\n".join(page.extract_text() for page in reader.pages)
-    return text, len(reader.pages), reader.pages
 
 
 def play(table, players: int, hands: int, seed: int = 7) -> str:

@@ -4,27 +4,19 @@ and the file's name."""
 
 from __future__ import annotations
 
-import io
 import re
 from datetime import date
 from typing import Any
 
 import pytest
-from pypdf import PdfReader
 
 from scorekeeper.rules import quarantotto
 
+from .conftest import pdf_text
+
+pytestmark = pytest.mark.slow
+
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco"]
-
-
-def pdf_text(response) -> tuple[str, int, list]:
-    """The text of a PDF answer (pages joined), its page count and its pages."""
-    assert response.status_code == 200, response.get_data(as_text=True)[-500:]
-    assert response.mimetype == "application/pdf"
-    assert response.data.startswith(b"%PDF")
-    reader = PdfReader(io.BytesIO(response.data))
-    text = "\n".join(page.extract_text() for page in reader.pages)
-    return text, len(reader.pages), reader.pages
 
 
 def flat(text: str) -> str:

@@ -38,7 +38,9 @@ from scorekeeper import create_app
 from scorekeeper.db import db
 from scorekeeper.models import Change, Hand
 
-from .conftest import CSRF
+from .conftest import CSRF, report
+
+pytestmark = pytest.mark.slow
 
 PHONES = 8
 HANDS = 50
@@ -275,16 +277,3 @@ def test_eight_phones_lose_and_duplicate_nothing(sqlite_app, tmp_path, quiet_ser
                f"POST statuses: {dict(sorted(statuses.items()))}",
                f"elapsed: {elapsed:.1f} s",
            ])
-
-
-def report(config: pytest.Config, title: str, lines: list[str]) -> None:
-    """Print ``lines`` in the test output even when pytest captures it."""
-    reporter = config.pluginmanager.get_plugin("terminalreporter")
-    capture = config.pluginmanager.get_plugin("capturemanager")
-    if reporter is None:
-        return
-    with capture.global_and_fixture_disabled():
-        reporter.write_line("")
-        reporter.write_line(title)
-        for line in lines:
-            reporter.write_line(f"  {line}")

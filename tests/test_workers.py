@@ -18,6 +18,8 @@ from scorekeeper.db import db
 
 from .test_stress import Phone, serve
 
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture
 def second_app(app: Flask) -> Iterator[Flask]:

@@ -1,11 +1,17 @@
 """Entering and correcting hands: one module and blueprint per game, sharing these helpers.
 
+Each game's module declares, besides its blueprint ``bp``: ``blank_extras(players)``,
+what its blank sheet prints besides the rows; ``HISTORY_SEATS``, the stored inputs the
+history page shows as a player's name; and, optionally, ``BLANK_PORTRAIT_COLUMNS``,
+how many players a portrait blank sheet holds.
+
 Every step is checked by the rules engine (through :func:`scorekeeper.scoring.save_hand`)
 before it is stored; a form carries the version of the sheet it was made for.
 """
 
 from __future__ import annotations
 
+from types import ModuleType
 from typing import Any
 
 from flask import Blueprint
@@ -34,8 +40,14 @@ def stored_hand(match: Match, number: int) -> dict[str, Any] | None:
     return None
 
 
-def blueprints() -> list[Blueprint]:
-    """The entry blueprints of every game."""
+def game_modules() -> dict[str, ModuleType]:
+    """Every game's entry module, by game key."""
     from . import cavallore, fortyfive, navawhist, quarantotto, scala40
 
-    return [module.bp for module in (navawhist, quarantotto, scala40, fortyfive, cavallore)]
+    return {module.bp.name: module
+            for module in (navawhist, quarantotto, scala40, fortyfive, cavallore)}
+
+
+def blueprints() -> list[Blueprint]:
+    """The entry blueprints of every game."""
+    return [module.bp for module in game_modules().values()]

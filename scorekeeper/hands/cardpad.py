@@ -10,27 +10,34 @@ shown is always the rules engine's (``entry_points`` of the game).
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, Flask, abort, render_template, request
 from flask_babel import gettext as _
 
 from ..forms import whole
 from ..i18n import rule_message
-from ..matches import get_match
-from ..rules import RuleError, quarantotto, scala40
+from ..pages import get_match
+from ..rules import RuleError
 from ..rules.cards import RANKS, SEPARATOR, parse_cards
 from ..rules.points import SUM, TOTAL
 
 JOLLY = "Jolly"
 BACK, CLEAR, SHOW = "back", "clear", "show"
-KEYS: dict[str, tuple[str, ...]] = {"quarantotto": RANKS, "scala40": (*RANKS, JOLLY)}
-ENTRY_POINTS: dict[str, Callable[..., int | None]] = {
-    "quarantotto": quarantotto.entry_points,
-    "scala40": scala40.entry_points,
-}
+
+
+@dataclass(frozen=True)
+class Keypad:
+    """What a game declares when it attaches the keypad: its keys and its rules module
+    (``entry_points`` and ``card_values``)."""
+
+    keys: tuple[str, ...]
+    rules: ModuleType
+
+
+PADS: dict[str, Keypad] = {}  # by game key, filled by attach()
 
 
 @dataclass(frozen=True)
@@ -93,7 +100,7 @@ def pad_state(game: str, seat: int, text: Any, names: list[str]) -> Pad:
     """The keypad of ``seat``: the rules' points for ``text``, or the refusal in words."""
     text = "" if text is None else str(text).strip()
     try:
-        points = ENTRY_POINTS[game](text, seat=seat)
+        points = PADS[game].rules.entry_points(text, seat=seat)
     except RuleError as error:
         return Pad(seat, text, entry_kind(text), None, rule_message(error, names))
     return Pad(seat, text, entry_kind(text), points, None)
@@ -112,7 +119,7 @@ def read_tap(game: str, players: int) -> tuple[int, str] | None:
     seat, _sep, key = raw.partition(":")
     number = whole(seat)
     if not isinstance(number, int) or not 0 <= number < players \
-            or key not in (*KEYS[game], BACK, CLEAR, SHOW):
+            or key not in (*PADS[game].keys, BACK, CLEAR, SHOW):
         abort(400, _("Unknown key."))
     return number, key
 
@@ -129,9 +136,7 @@ def apply_posted_tap(game: str, texts: list[str]) -> bool:
 
 def cards(match_id: str):
     """One player's keypad after a tap (htmx): the cards, their value, nothing stored."""
-    match = get_match(match_id)
-    if match.game != request.blueprint:
-        abort(404)
+    match = get_match(match_id, request.blueprint)
     texts = posted_texts(len(match.seats))
     tap = read_tap(match.game, len(texts))
     if tap is None:
@@ -142,24 +147,36 @@ def cards(match_id: str):
 
 
 def values_text(game: str) -> str:
-    """The card values that differ from face value, as the rules give them.
+    """The card values of ``game`` that differ from face value, as its rules give them."""
+    return describe_values(PADS[game].rules.card_values())
 
-    >>> values_text("scala40"), values_text("quarantotto")
+
+def describe_values(values: list[tuple[str, int]]) -> str:
+    """(rank, points) pairs as text, leaving out the cards worth their face value.
+
+    >>> from scorekeeper.rules import quarantotto, scala40
+    >>> describe_values(scala40.card_values()), describe_values(quarantotto.card_values())
     ('A 11 · J Q K 10 · Jolly 25', 'A 15 · J Q K 10')
     """
-    module = {"quarantotto": quarantotto, "scala40": scala40}[game]
     groups: dict[int, list[str]] = {}
-    for rank, points in module.card_values():
+    for rank, points in values:
         if not rank.isdecimal() or int(rank) != points:
             groups.setdefault(points, []).append(JOLLY if rank == "*" else rank)
     return " · ".join(f"{' '.join(ranks)} {points}" for points, ranks in groups.items())
 
 
-def attach(bp: Blueprint) -> None:
-    """Give a game's blueprint the keypad route (``<game>.cards``) and template helpers."""
+def attach(bp: Blueprint, rules: ModuleType, keys: tuple[str, ...] = RANKS) -> None:
+    """Give a game's blueprint the keypad route (``<game>.cards``) with ``keys``, scored by
+    ``rules``; the template helpers are bound once, with the first game's blueprint."""
+    PADS[bp.name] = Keypad(keys, rules)
     bp.add_url_rule(f"/matches/<match_id>/{bp.name}/cards", "cards", cards, methods=["POST"])
-    bp.add_app_template_global(pad_state, "cardpad_state")
-    bp.add_app_template_global(lambda game: KEYS[game], "cardpad_keys")
-    bp.add_app_template_global(values_text, "card_values_text")
-    bp.add_app_template_global(lambda: scala40.hand_points("A"), "lone_ace_points")
-    bp.add_app_template_filter(entry_kind, "entry_kind")
+    bp.record_once(lambda state: _template_helpers(state.app))
+
+
+def _template_helpers(app: Flask) -> None:
+    if "cardpad_state" in app.jinja_env.globals:
+        return
+    app.add_template_global(pad_state, "cardpad_state")
+    app.add_template_global(lambda game: PADS[game].keys, "cardpad_keys")
+    app.add_template_global(values_text, "card_values_text")
+    app.add_template_filter(entry_kind, "entry_kind")

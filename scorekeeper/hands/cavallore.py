@@ -14,15 +14,22 @@ from typing import Any
 from flask import Blueprint, abort, redirect, request, url_for
 from flask_babel import format_decimal, format_percent
 
+from ..access import needs_edit_right
 from ..forms import HandForm, whole
-from ..matches import get_match, is_htmx, refuse, render_sheet
 from ..models import Match
-from ..rules import RuleError, Sheet
+from ..pages import get_match, is_htmx, refuse, render_sheet
+from ..rules import RuleError, Sheet, cavallore
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form
 
 bp = Blueprint("cavallore", __name__)
 EDIT = "hands/edit_cavallore.html"
+HISTORY_SEATS = ("seat",)
+
+
+def blank_extras(players: int) -> dict[str, Any]:
+    """The odds of a win, printed under the blank sheet."""
+    return {"odds": cavallore.WIN_PROBABILITY}
 # The quick keys: the losing counts most often seen (about four losses in five).
 QUICK = tuple(range(24, 36))
 # The distribution chart's box, in SVG units.
@@ -122,18 +129,10 @@ def _data() -> dict[str, Any]:
     return {"placed": whole(request.form.get("placed")), "seat": whole(request.form.get("seat"))}
 
 
-def _cavallo(match_id: str) -> Match:
-    """The Cavallo Re log with this id; 404 for any other match."""
-    match = get_match(match_id)
-    if match.game != "cavallore":
-        abort(404)
-    return match
-
-
 @bp.post("/matches/<match_id>/cavallore/deal")
 def deal(match_id: str):
     """Add a deal to the log: the cards placed, 36 for a win."""
-    match = _cavallo(match_id)
+    match = get_match(match_id, "cavallore")
     form = HandForm()
     data = _data()
     seat = data["seat"] if isinstance(data["seat"], int) else None
@@ -151,9 +150,10 @@ def deal(match_id: str):
 
 
 @bp.route("/matches/<match_id>/cavallore/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a deal of the log."""
-    match = _cavallo(match_id)
+    match = get_match(match_id, "cavallore")
     if not 1 <= number <= len(match.hands):
         abort(404)
     row = compute_sheet(match).rows[number - 1]

@@ -14,12 +14,13 @@ from typing import Any
 
 from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 
+from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..i18n import rule_message
-from ..matches import get_match, is_htmx, refuse, render_sheet
 from ..models import Match
+from ..pages import get_match, is_htmx, refuse, render_sheet
 from ..rules import N_, Row, RuleError, Sheet, fortyfive
-from ..rules.cards import RANKS, SUITS, parse_cards, suit_symbol
+from ..rules.cards import RANKS, SUITS, suit_symbol
 from ..rules.core import check_seat
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form
@@ -30,15 +31,14 @@ MODES = ("winners", "sides", "cards")
 NO_TRUMP = "none"
 STATE = "hands/_state_fortyfive.html"
 EDIT = "hands/edit_fortyfive.html"
+HISTORY_SEATS = ("leader",)
 
 
-@dataclass
-class Trick:
-    """A trick of the helper: (seat, card) in play order and its winner once complete."""
-
-    number: int
-    plays: list[tuple[int, str]]
-    winner: int | None
+def blank_extras(players: int) -> dict[str, Any]:
+    """The sides, the points and the rank tables, printed with the blank sheet."""
+    return {"ranks": {suit: fortyfive.rank_table(suit) for suit in ("♦", "♥", "♣", "♠")},
+            "sides": fortyfive.sides(players), "trick_points": fortyfive.TRICK_POINTS,
+            "bonus_points": fortyfive.BONUS_POINTS}
 
 
 @dataclass
@@ -58,9 +58,9 @@ class Entry:
     cards: list[str] = field(default_factory=list)
     suit: str = ""
     # What the rules make of the cards played so far (trick helper).
-    tricks: list[Trick] = field(default_factory=list)
+    tricks: list[fortyfive.Trick] = field(default_factory=list)
     to_play: int | None = None
-    best: dict[str, Any] | None = None
+    best: fortyfive.BestTrump | None = None
     # The hand scored on the match, once complete.
     row: Row | None = None
     result: Sheet | None = None
@@ -124,39 +124,10 @@ def _read(match: Match, number: int, kind: str) -> Entry:
 
 
 def _play(entry: Entry, players: int, cards: list[str]) -> None:
-    """Fill the helper's tricks, who plays next and the best trump from ``cards``.
-
-    RuleError when a card is not a card, has no suit or was played already.
-    """
-    entry.tricks, entry.best, entry.to_play = [], None, entry.leader
-    if not cards:
-        entry.cards = []
-        return
-    if not entry.trump:
-        raise RuleError(N_("Choose the trump suit first."))
-    cards = [str(card) for card in parse_cards(cards)]
-    groups = [cards[i:i + players] for i in range(0, len(cards), players)]
-    complete = [g for g in groups if len(g) == players]
-    winners, _bonus = fortyfive.play_tricks(entry.trump, entry.leader, players, complete)
-    found = fortyfive.best_trump(entry.trump, groups)
-    leaders = [entry.leader, *winners]
-    for index, group in enumerate(groups):
-        plays = [((leaders[index] + k) % players, card) for k, card in enumerate(group)]
-        entry.tricks.append(Trick(index + 1, plays, winners[index] if index < len(winners)
-                                  else None))
-    entry.cards = cards
-    last = entry.tricks[-1]
-    if len(complete) == fortyfive.TRICKS:
-        entry.to_play = None
-    elif last.winner is None:
-        entry.to_play = (last.plays[0][0] + len(last.plays)) % players
-    else:
-        entry.to_play = last.winner
-    if found is not None:
-        trick = entry.tricks[found[0]]
-        seat = next(s for s, card in trick.plays if card == str(found[1]))
-        entry.best = {"card": str(found[1]), "seat": seat, "trick": trick.number,
-                      "taker": trick.winner}
+    """Fill the helper's tricks, who plays next and the best trump from ``cards``."""
+    state = fortyfive.trick_state(entry.trump, entry.leader, players, cards)
+    entry.cards, entry.tricks = list(state.cards), list(state.tricks)
+    entry.to_play, entry.best = state.to_play, state.best
 
 
 def _apply(entry: Entry, action: str, players: int) -> None:
@@ -313,24 +284,17 @@ def _saved(match: Match, entry: Entry):
     return redirect(url_for("matches.show", match_id=match.id, entry=mode), 303)
 
 
-def _forty_five(match_id: str) -> Match:
-    """The Forty-Five match with this id; 404 for any other match."""
-    match = get_match(match_id)
-    if match.game != "fortyfive":
-        abort(404)
-    return match
-
-
 @bp.post("/matches/<match_id>/fortyfive/hand")
 def hand(match_id: str):
     """Tap a trick winner or a card of the hand being entered, or save the hand."""
-    return _step(_forty_five(match_id), None)
+    return _step(get_match(match_id, "fortyfive"), None)
 
 
 @bp.route("/matches/<match_id>/fortyfive/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a hand already played, checked like an entry; every later total follows."""
-    match = _forty_five(match_id)
+    match = get_match(match_id, "fortyfive")
     if not 1 <= number <= len(match.hands):
         abort(404)
     if request.method == "POST":

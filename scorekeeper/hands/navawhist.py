@@ -7,10 +7,18 @@ from typing import Any
 from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
+from ..access import needs_edit_right
 from ..forms import BidForm, SeatValuesForm, whole
 from ..i18n import rule_message
-from ..matches import after_change, get_match, is_htmx, refuse, render_compact, render_sheet
 from ..models import Match
+from ..pages import (
+    after_change,
+    get_match,
+    is_htmx,
+    refuse,
+    render_compact,
+    render_sheet,
+)
 from ..rules import RuleError, Sheet, navawhist
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form, stored_inputs
@@ -18,6 +26,13 @@ from . import check_form, stored_inputs
 bp = Blueprint("navawhist", __name__)
 EDIT = "hands/edit_navawhist.html"
 BID = "hands/_bid_navawhist.html"
+BLANK_PORTRAIT_COLUMNS = 4  # a player's column holds bid, tricks and total
+HISTORY_SEATS: tuple[str, ...] = ()
+
+
+def blank_extras(players: int) -> dict[str, Any]:
+    """Nothing besides the rows: the blank sheet's header says it all."""
+    return {}
 
 
 def _pending(match: Match, number: int) -> dict[str, Any]:
@@ -25,10 +40,10 @@ def _pending(match: Match, number: int) -> dict[str, Any]:
     return stored_inputs(match, number, {"bids": [None] * len(match.seats), "tricks": None})
 
 
-@bp.post("/matches/<match_id>/bid")
+@bp.post("/matches/<match_id>/navawhist/bid")
 def bid(match_id: str):
     """Record one player's bid; the next bidder is asked at once."""
-    match = get_match(match_id)
+    match = get_match(match_id, "navawhist")
     form = BidForm()
     try:
         check_form(form, match)
@@ -50,10 +65,10 @@ def bid(match_id: str):
     return after_change(match)
 
 
-@bp.post("/matches/<match_id>/tricks")
+@bp.post("/matches/<match_id>/navawhist/tricks")
 def tricks(match_id: str):
     """Record every player's tricks (or, with action=preview, show the points they give)."""
-    match = get_match(match_id)
+    match = get_match(match_id, "navawhist")
     form = SeatValuesForm()
     preview = request.form.get("action") == "preview"
     chosen = form.seat_values(len(match.seats))
@@ -89,11 +104,12 @@ def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, A
                            error=error and rule_message(error, match.names)), 200
 
 
-@bp.route("/matches/<match_id>/hands/<int:number>/edit", methods=["GET", "POST"])
+@bp.route("/matches/<match_id>/navawhist/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a hand already played; every later total follows."""
-    match = get_match(match_id)
-    if not 1 <= number <= len(match.hands) or match.game != "navawhist":
+    match = get_match(match_id, "navawhist")
+    if not 1 <= number <= len(match.hands):
         abort(404, _("There is no such hand."))
     hand = match.hands[number - 1].data
     if hand.get("tricks") is None:

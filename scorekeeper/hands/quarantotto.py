@@ -13,18 +13,25 @@ from typing import Any
 from flask import Blueprint, abort, request
 from flask_babel import gettext as _
 
+from ..access import needs_edit_right
 from ..forms import HandForm, whole
-from ..matches import after_change, get_match, refuse, render_sheet
 from ..models import Match
-from ..rules import N_, RuleError
+from ..pages import after_change, get_match, refuse, render_sheet
+from ..rules import N_, RuleError, quarantotto
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import cardpad, check_form, stored_hand
 
 bp = Blueprint("quarantotto", __name__)
-cardpad.attach(bp)
+cardpad.attach(bp, quarantotto)
 
 STOCK = "stock"
 EDIT_TEMPLATE = "hands/edit_quarantotto.html"
+HISTORY_SEATS = ("closer",)
+
+
+def blank_extras(players: int) -> dict[str, Any]:
+    """The card values, printed under the blank sheet."""
+    return {"values": quarantotto.card_values()}
 
 
 @dataclass
@@ -66,9 +73,7 @@ def _looking() -> bool:
 @bp.post("/matches/<match_id>/quarantotto/game")
 def enter(match_id: str):
     """Record the next game, or show the form again after a tap or a choice."""
-    match = get_match(match_id)
-    if match.game != "quarantotto":
-        abort(404)
+    match = get_match(match_id, "quarantotto")
     form = HandForm()
     draft = Draft.posted(len(match.seats))
     try:
@@ -95,11 +100,12 @@ def _edit_page(match: Match, number: int, draft: Draft, *, status: int = 200,
 
 
 @bp.route("/matches/<match_id>/quarantotto/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a game already played; every later total follows."""
-    match = get_match(match_id)
+    match = get_match(match_id, "quarantotto")
     hand = stored_hand(match, number)
-    if hand is None or match.game != "quarantotto":
+    if hand is None:
         abort(404, _("There is no such game."))
     players = len(match.seats)
     if request.method == "GET":

@@ -15,19 +15,29 @@ from typing import Any
 from flask import Blueprint, abort, request
 from flask_babel import gettext as _
 
+from ..access import needs_edit_right
 from ..forms import HandForm, whole
-from ..matches import after_change, get_match, refuse, render_sheet
 from ..models import Match
-from ..rules import Next, RuleError
+from ..pages import after_change, get_match, refuse, render_sheet
+from ..rules import Next, RuleError, scala40
+from ..rules.cards import RANKS
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import cardpad, check_form, stored_hand
 
 bp = Blueprint("scala40", __name__)
-cardpad.attach(bp)
+cardpad.attach(bp, scala40, (*RANKS, cardpad.JOLLY))
+bp.add_app_template_global(lambda: scala40.hand_points("A"), "lone_ace_points")
+bp.add_app_template_global(scala40.deal_players, "scala40_deal_players")
 
 EDIT_TEMPLATE = "hands/edit_scala40.html"
+HISTORY_SEATS = ("closer",)
 FLAGS = ("1", "y", "on", "true", "yes")
 
+
+
+def blank_extras(players: int) -> dict[str, Any]:
+    """The card values and the never-opened penalty, printed under the blank sheet."""
+    return {"values": scala40.card_values(), "never_opened": scala40.NEVER_OPENED}
 
 @dataclass
 class Draft:
@@ -60,8 +70,8 @@ class Draft:
     def data(self, columns: Sequence[Sequence[int]]) -> dict[str, Any]:
         """The scored deal to store; the cards of never-opened players and of the closer's
         partner are left out, since they pay the flat penalty or nothing whatever they hold."""
-        partners = next((set(c) - {self.closer} for c in columns if self.closer in c), set())
-        points = [None if seat in self.never_opened or seat in partners else whole(text)
+        skip = scala40.uncounted(columns, self.closer, self.never_opened)
+        points = [None if seat in skip else whole(text)
                   for seat, text in enumerate(self.texts)]
         return {"closer": self.closer, "points": points, "never_opened": self.never_opened,
                 "closed_in_hand": self.closed_in_hand, "reentries": self.reentries}
@@ -89,9 +99,7 @@ def _deal_data(draft: Draft, columns: Sequence[Sequence[int]]) -> dict[str, Any]
 @bp.post("/matches/<match_id>/scala40/deal")
 def enter(match_id: str):
     """Record the next deal (scored or annulled), or show the form again after a tap."""
-    match = get_match(match_id)
-    if match.game != "scala40":
-        abort(404)
+    match = get_match(match_id, "scala40")
     form = HandForm()
     draft = Draft.posted(len(match.seats))
     try:
@@ -126,11 +134,12 @@ def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
 
 
 @bp.route("/matches/<match_id>/scala40/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a deal already played; every later total, elimination and re-entry follows."""
-    match = get_match(match_id)
+    match = get_match(match_id, "scala40")
     hand = stored_hand(match, number)
-    if hand is None or match.game != "scala40":
+    if hand is None:
         abort(404, _("There is no such deal."))
     players = len(match.seats)
     if request.method == "GET":

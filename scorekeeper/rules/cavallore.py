@@ -22,7 +22,7 @@ from math import comb
 from typing import Any
 
 from .cards import Card, parse_cards
-from .core import N_, Game, Next, Row, RuleError, Sheet, check_count, check_seat, places
+from .core import N_, Event, Game, Next, Row, RuleError, Sheet, check_count, check_seat, places
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 6
 ROWS = ("♥", "♦", "♣", "♠")
@@ -188,7 +188,7 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *,
         notes = tuple((WON if placed == CELLS else LOST) if s == seat else ""
                       for s in range(players))
         rows.append(Row(index + 1, None, {"placed": placed, "seat": seat}, points,
-                        tuple(wins), notes))
+                        tuple(wins), notes, events=(Event.WON,) if placed == CELLS else ()))
     dist = expected_distribution()
     return Sheet(
         game="cavallore", players=players, options={},

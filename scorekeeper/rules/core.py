@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 
@@ -15,6 +16,45 @@ def N_(message: str) -> str:
     """Mark a message for translation without translating it (the web layer does)."""
     return message
 
+
+
+class Event(StrEnum):
+    """Something a hand did beyond its points, as a stable code; ``label`` is what to show.
+
+    Templates test for a code (``Event.DOUBLED in row.events``), never for a message, so a
+    reworded label cannot change a sheet.
+
+    >>> Event.DOUBLED.label
+    'closed in hand: penalties doubled'
+    """
+
+    NO_TRUMP = "no_trump"
+    ALL_FIVE = "all_five"
+    TIE_AT_TOP = "tie_at_top"
+    ANNULLED = "annulled"
+    DOUBLED = "doubled"
+    ELIMINATION = "elimination"
+    REENTRY = "reentry"
+    STOCK_RAN_OUT = "stock_ran_out"
+    WON = "won"
+
+    @property
+    def label(self) -> str:
+        """The English message id shown for this event."""
+        return EVENT_LABELS[self]
+
+
+EVENT_LABELS = {
+    Event.NO_TRUMP: N_("no trump played"),
+    Event.ALL_FIVE: N_("all five tricks"),
+    Event.TIE_AT_TOP: N_("tie at the top: play goes on"),
+    Event.ANNULLED: N_("annulled (stalemate)"),
+    Event.DOUBLED: N_("closed in hand: penalties doubled"),
+    Event.ELIMINATION: N_("elimination"),
+    Event.REENTRY: N_("re-entry"),
+    Event.STOCK_RAN_OUT: N_("stock ran out"),
+    Event.WON: N_("won"),
+}
 
 TRANSLATED_PARAMS = frozenset({"what", "option"})
 
@@ -161,7 +201,7 @@ class Row:
     totals: tuple[int, ...]
     notes: tuple[str, ...] = ()
     annulled: bool = False
-    events: tuple[str, ...] = ()
+    events: tuple[Event, ...] = ()
 
 
 @dataclass(frozen=True)

@@ -9,11 +9,13 @@ robbed Ace or the dealer's discard is never "played", so it needs no special cas
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import SUITS, Card, parse_cards, suit_symbol
 from .core import (
     N_,
+    Event,
     Game,
     Next,
     Option,
@@ -48,9 +50,9 @@ THREE_PAIRS = Option("three_pairs", N_("Three pairs"), "bool", False, players=(6
                      help=N_("Six players play in three pairs (seats 0 and 3, 1 and 4, 2 and 5) "
                              "instead of three against three."))
 
-NO_TRUMP = N_("no trump played")
-ALL_FIVE = N_("all five tricks")
-TIE_AT_TOP = N_("tie at the top: play goes on")
+NO_TRUMP = Event.NO_TRUMP
+ALL_FIVE = Event.ALL_FIVE
+TIE_AT_TOP = Event.TIE_AT_TOP
 
 
 def _trumps(trump: str) -> list[Card]:
@@ -167,6 +169,84 @@ def best_trump(trump: str, tricks: Sequence[str | Iterable[Card | str]]) -> tupl
             if rank is not None and (best is None or rank < best[0]):
                 best = (rank, index, card)
     return None if best is None else (best[1], best[2])
+
+
+@dataclass(frozen=True)
+class Trick:
+    """A trick of a hand being played: (seat, card) in play order, its winner once complete."""
+
+    number: int
+    plays: tuple[tuple[int, str], ...]
+    winner: int | None
+
+
+@dataclass(frozen=True)
+class BestTrump:
+    """The best trump played so far: the card, who played it, in which trick, who took it."""
+
+    card: str
+    seat: int
+    trick: int
+    taker: int | None
+
+
+@dataclass(frozen=True)
+class TrickState:
+    """A hand played card by card: the tricks so far, who plays next, the best trump.
+
+    ``to_play`` is None once the five tricks are complete.
+    """
+
+    cards: tuple[str, ...]
+    tricks: tuple[Trick, ...]
+    to_play: int | None
+    best: BestTrump | None
+
+    @property
+    def done(self) -> bool:
+        """True when the five tricks are complete."""
+        return sum(t.winner is not None for t in self.tricks) == TRICKS
+
+
+def trick_state(trump: str, leader: int, players: int,
+                cards: Sequence[Card | str]) -> TrickState:
+    """The hand after ``cards``, played in order from ``leader`` (trump: a suit, or "").
+
+    Whoever wins a trick leads the next. RuleError when a card is not a card, has no
+    suit or was played already, or when cards are played before the trump is chosen.
+
+    >>> state = trick_state("H", 0, 2, ["2H", "3H", "KS"])
+    >>> [t.winner for t in state.tricks], state.to_play, state.best.card, state.best.taker
+    ([1, None], 0, '3♥', 1)
+    """
+    if not cards:
+        return TrickState((), (), leader, None)
+    if not trump:
+        raise RuleError(N_("Choose the trump suit first."))
+    played = [str(card) for card in parse_cards(cards)]
+    groups = [played[i:i + players] for i in range(0, len(played), players)]
+    complete = [g for g in groups if len(g) == players]
+    winners, _bonus = play_tricks(trump, leader, players, complete)
+    found = best_trump(trump, groups)
+    leaders = [leader, *winners]
+    tricks = tuple(
+        Trick(index + 1, tuple(((leaders[index] + k) % players, card)
+                               for k, card in enumerate(group)),
+              winners[index] if index < len(winners) else None)
+        for index, group in enumerate(groups))
+    last = tricks[-1]
+    if len(complete) == TRICKS:
+        to_play = None
+    elif last.winner is None:
+        to_play = (last.plays[0][0] + len(last.plays)) % players
+    else:
+        to_play = last.winner
+    best = None
+    if found is not None:
+        trick = tricks[found[0]]
+        seat = next(s for s, card in trick.plays if card == str(found[1]))
+        best = BestTrump(str(found[1]), seat, trick.number, trick.winner)
+    return TrickState(tuple(played), tricks, to_play, best)
 
 
 def play_tricks(trump: str, leader: int, players: int,

@@ -12,6 +12,7 @@ from typing import Any
 from .cards import JOKER, RANKS
 from .core import (
     N_,
+    Event,
     Game,
     Next,
     Option,
@@ -31,7 +32,7 @@ VALUES = {"A": 15, "J": 10, "Q": 10, "K": 10}
 CLOSED = N_("closed")
 LOWEST = N_("lowest hand")
 ZERO_NOT_CLOSED = N_("0 without closing")
-STOCK_RAN_OUT = N_("stock ran out")
+STOCK_RAN_OUT = Event.STOCK_RAN_OUT
 
 OPTIONS = (
     Option("length", N_("Match length"), "choice", "players",

@@ -6,12 +6,13 @@ else the penalty points of their cards; closing in hand doubles every opponent.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .cards import JOKER, RANKS
 from .core import (
     N_,
+    Event,
     Game,
     Next,
     Option,
@@ -35,10 +36,10 @@ CLOSED_IN_HAND = N_("closed in hand")
 DID_NOT_OPEN = N_("never opened")
 OUT = N_("out")
 REENTERED = N_("re-entered")
-ANNULLED = N_("annulled (stalemate)")
-DOUBLED = N_("closed in hand: penalties doubled")
-ELIMINATION = N_("elimination")
-REENTRY = N_("re-entry")
+ANNULLED = Event.ANNULLED
+DOUBLED = Event.DOUBLED
+ELIMINATION = Event.ELIMINATION
+REENTRY = Event.REENTRY
 
 OPTIONS = (
     Option("end", N_("Match ends"), "choice", "elimination",
@@ -288,7 +289,7 @@ class _Match:
             self.totals[column] = total
             self.reentries[column] += 1
             back.update(self.columns[column])
-            self.events += [{"deal": number, "seat": s, "event": "reentry", "total": total}
+            self.events += [{"deal": number, "seat": s, "event": REENTRY, "total": total}
                             for s in self.columns[column]]
         return back
 
@@ -402,6 +403,31 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
                                                         back), events=events))
         match.pass_deal()
     return _sheet(players, opts, match, rows, len(hands) + 1)
+
+
+def uncounted(columns: Sequence[Sequence[int]], closer: Any,
+              never_opened: Iterable[Any]) -> set[Any]:
+    """The seats whose cards do not count in a deal: never-opened players pay the flat
+    penalty and the closer's partner (with pairs) pays nothing, whatever they hold.
+
+    >>> sorted(uncounted([(0, 2), (1, 3)], 0, [3]))
+    [2, 3]
+    """
+    partners = next((set(c) - {closer} for c in columns if closer in c), set())
+    return set(never_opened) | partners
+
+
+def deal_players(offered: Next, reentries: Iterable[Any]) -> tuple[list[int], list[int]]:
+    """Who plays the deal ``offered`` and who re-enters before it, given the re-entries
+    ticked: the seats still in, plus every ticked seat the sheet offers a re-entry to.
+
+    >>> offer = Next(4, 0, (0, 2), {"may_reenter": [{"seat": 1, "total": 90}]})
+    >>> deal_players(offer, [1, 3])
+    ([0, 1, 2], [1])
+    """
+    may = {offer["seat"] for offer in offered.info.get("may_reenter", ())}
+    back = [seat for seat in reentries if seat in may]
+    return sorted(set(offered.seats) | set(back)), back
 
 
 def _sheet(players: int, opts: dict[str, Any], match: _Match, rows: list[Row],

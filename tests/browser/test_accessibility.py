@@ -10,6 +10,8 @@ import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
 
+pytestmark = pytest.mark.browser
+
 AXE = Axe()
 
 
@@ -73,7 +75,7 @@ def pages(table) -> dict[str, str]:
     for _ in range(3):
         table.bid(tricks, 0)
     urls["tricks"] = with_pen(table, tricks)
-    urls["edit"] = f"/matches/{tricks}/hands/1/edit"
+    urls["edit"] = f"/matches/{tricks}/navawhist/1/edit"
     for game, hands in HANDS.items():
         urls[f"{game}-entry"] = with_pen(table, play(table, game, []))
         match_id = play(table, game, hands)

@@ -11,11 +11,14 @@ from __future__ import annotations
 import re
 from fractions import Fraction
 
+import pytest
 from playwright.sync_api import Page, expect
 
 from scorekeeper.rules import cavallore, fortyfive, quarantotto, scala40
 
 from .conftest import settled, shot
+
+pytestmark = pytest.mark.browser
 
 
 def create_match(page: Page, base: str, game: str, names: list[str]) -> None:

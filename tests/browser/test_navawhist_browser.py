@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import re
 
+import pytest
 from playwright.sync_api import Page, expect
+
+pytestmark = pytest.mark.browser
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 

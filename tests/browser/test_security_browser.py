@@ -19,6 +19,8 @@ from scorekeeper.rules import GAMES, fortyfive
 
 from .conftest import settled, shot
 
+pytestmark = pytest.mark.browser
+
 PHONE = {"width": 390, "height": 844}
 
 # Each fits the 30-character name limit; each would set window.__pwned if it ran.
@@ -80,7 +82,7 @@ def two_hands(table, game: str, match_id: str) -> None:
             ok(table.post(f"{url}/cavallore/deal", form(placed=36 - 16 * hand, seat=hand)))
 
 
-EDIT = {"navawhist": "hands/1/edit", "quarantotto": "quarantotto/1/edit",
+EDIT = {"navawhist": "navawhist/1/edit", "quarantotto": "quarantotto/1/edit",
         "scala40": "scala40/1/edit", "fortyfive": "fortyfive/1/edit",
         "cavallore": "cavallore/1/edit"}
 

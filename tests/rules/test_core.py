@@ -387,4 +387,4 @@ def test_the_rules_layer_imports_nothing_from_the_web(module: str) -> None:
         elif isinstance(node, ast.ImportFrom) and node.level == 0:
             imported.add((node.module or "").split(".")[0])
     assert imported <= {"__future__", "collections", "dataclasses", "typing", "re", "math",
-                        "itertools", "functools"}
+                        "itertools", "functools", "enum"}

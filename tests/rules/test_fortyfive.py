@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import GAMES
 from scorekeeper.rules.cards import RANKS, Card
-from scorekeeper.rules.core import RuleError
+from scorekeeper.rules.core import Event, RuleError
 from scorekeeper.rules.fortyfive import (
     GAME,
     best_trump,
@@ -20,6 +20,7 @@ from scorekeeper.rules.fortyfive import (
     rank_table,
     score_hand,
     sides,
+    trick_state,
     trick_winner,
     trump_rank,
 )
@@ -325,7 +326,7 @@ def test_a_tie_at_the_top_plays_on_and_the_rule_applies_to_all_sides() -> None:
     sheet = build_sheet(3, hands)
     assert [r.totals for r in sheet.rows][-2:] == [(35, 35, 15), (45, 45, 20)]
     assert not sheet.finished and sheet.status["tie_goes_on"] and sheet.status["tied"] == [0, 1]
-    assert sheet.rows[-1].events == ("no trump played", "tie at the top: play goes on")
+    assert sheet.rows[-1].events == (Event.NO_TRUMP, Event.TIE_AT_TOP)
     assert sheet.next is not None and sheet.next.number == 5
     # Still tied at the top, both higher: play goes on again.
     sheet = build_sheet(3, hands + by_sides(([1, 1, 3], None)))
@@ -352,7 +353,7 @@ def test_jink_wins_at_once_when_switched_on() -> None:
     assert sheet.totals == (0, 25) and sheet.finished and sheet.winners == (1,)
     assert sheet.places == (2, 1)
     assert sheet.status["won_by_jink"] and sheet.rows[0].events == (
-        "no trump played", "all five tricks")
+        Event.NO_TRUMP, Event.ALL_FIVE)
     sheet = build_sheet(4, hands)
     assert not sheet.finished and sheet.options["jink"] is False
 
@@ -448,7 +449,7 @@ def test_no_trump_played_may_be_an_empty_field() -> None:
     sheet = build_sheet(2, [{"trick_winners": [0, 1, 0, 1, 0], "bonus_seat": ""},
                             {"side_tricks": ["2", "3"], "bonus_side": ""}])
     assert [r.points for r in sheet.rows] == [(15, 10), (10, 15)]
-    assert sheet.rows[1].events == ("no trump played",)
+    assert sheet.rows[1].events == (Event.NO_TRUMP,)
 
 
 @pytest.mark.parametrize(("players", "first_dealer"), [(1, 0), (7, 0), (3, 3)])
@@ -501,3 +502,30 @@ def test_registry_entry() -> None:
     assert GAME.clean_options(4, {"three_pairs": "on", "jink": "on"}) == {
         "target": 45, "jink": True, "three_pairs": False}
     assert GAME.clean_options(6, {"three_pairs": "on", "target": "120"})["three_pairs"] is True
+
+
+def test_trick_state_follows_the_play_card_by_card():
+    # Three players, hearts trump; seat 1 leads. Trick 1: 2♥ (1), 5♥ (2, the best trump), K♠ (0).
+    state = trick_state("H", 1, 3, ["2H", "5H", "KS", "3S"])
+    assert [t.winner for t in state.tricks] == [2, None]
+    assert state.tricks[0].plays == ((1, "2♥"), (2, "5♥"), (0, "K♠"))
+    assert state.tricks[1].plays == ((2, "3♠"),)
+    assert state.to_play == 0 and not state.done
+    assert (state.best.card, state.best.seat, state.best.trick, state.best.taker) == (
+        "5♥", 2, 1, 2)
+
+
+def test_trick_state_is_done_after_five_tricks_and_asks_for_the_trump_first():
+    cards = ["2H", "3H", "KS", "5S", "AD", "2D", "7C", "10C", "AH", "5H"]
+    state = trick_state("H", 0, 2, cards)
+    assert state.done and state.to_play is None and len(state.tricks) == 5
+    assert trick_state("", 0, 2, []).to_play == 0
+    with pytest.raises(RuleError, match="trump suit first"):
+        trick_state("", 0, 2, ["2H"])
+    with pytest.raises(RuleError, match="played twice"):
+        trick_state("H", 0, 2, ["2H", "2H"])
+
+
+def test_every_event_has_a_label():
+    assert {event.label for event in Event} >= {"no trump played", "all five tricks"}
+    assert all(event.label for event in Event)

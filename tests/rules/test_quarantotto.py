@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import GAMES
 from scorekeeper.rules.cards import Card
-from scorekeeper.rules.core import RuleError
+from scorekeeper.rules.core import Event, RuleError
 from scorekeeper.rules.quarantotto import (
     GAME,
     build_sheet,
@@ -309,7 +309,7 @@ def test_card_text_in_the_sheet_and_raw_inputs_kept() -> None:
 def test_an_exhausted_stock_in_the_sheet() -> None:
     sheet = build_sheet(3, [game([0, 12, 12]), game([9, 30, 5])])
     first, second = sheet.rows
-    assert first.events == ("stock ran out",)
+    assert first.events == (Event.STOCK_RAN_OUT,)
     assert first.notes == ("0 without closing", "", "")
     assert second.notes == ("", "", "lowest hand")
     assert sheet.status["warnings"] == [{

@@ -10,8 +10,16 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import GAMES
 from scorekeeper.rules.cards import Card
-from scorekeeper.rules.core import RuleError
-from scorekeeper.rules.scala40 import GAME, build_sheet, entry_points, hand_points, score_deal
+from scorekeeper.rules.core import Event, RuleError
+from scorekeeper.rules.scala40 import (
+    GAME,
+    build_sheet,
+    deal_players,
+    entry_points,
+    hand_points,
+    score_deal,
+    uncounted,
+)
 
 # Written out from RULES.md, not imported from the module under test.
 VALUE = {"*": 25, "A": 11, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 11)}}
@@ -256,7 +264,7 @@ def test_closing_in_hand_in_the_sheet() -> None:
     sheet = build_sheet(3, played)
     assert sheet.rows[0].points == (60, 0, 80)
     assert sheet.rows[0].notes == ("", "closed in hand", "")
-    assert sheet.rows[0].events == ("closed in hand: penalties doubled",)
+    assert sheet.rows[0].events == (Event.DOUBLED,)
     sheet = build_sheet(3, played, in_hand_doubles=False)
     assert sheet.rows[0].points == (30, 0, 40)
     assert sheet.rows[0].events == ()
@@ -267,7 +275,7 @@ def test_a_total_that_reaches_the_threshold_is_out() -> None:
     sheet = build_sheet(3, [deal(0, [None, 100, 101])])
     assert sheet.status["eliminated"] == [2] and sheet.status["seats_in"] == [0, 1]
     assert sheet.rows[0].notes == ("closed", "", "out")
-    assert sheet.rows[0].events == ("elimination",)
+    assert sheet.rows[0].events == (Event.ELIMINATION,)
     assert sheet.status["events"] == [{"deal": 1, "seat": 2, "event": "out", "total": 101}]
     assert sheet.next is not None and sheet.next.seats == (0, 1)
     assert sheet.next.info["seats_in"] == [0, 1]
@@ -350,7 +358,7 @@ def test_an_annulled_deal_scores_nothing_and_the_deal_passes_on(flag: Any) -> No
     assert [r.annulled for r in sheet.rows] == [False, True, False]
     assert sheet.rows[1].points == (None, None, None)
     assert sheet.rows[1].totals == (0, 5, 5)
-    assert sheet.rows[1].events == ("annulled (stalemate)",)
+    assert sheet.rows[1].events == (Event.ANNULLED,)
     assert sheet.totals == (5, 5, 10)
     assert sheet.status["played"] == 2 and sheet.status["annulled"] == 1
     assert sheet.next is not None and (sheet.next.number, sheet.next.dealer) == (4, 1)
@@ -402,7 +410,7 @@ def test_a_re_entry_is_recorded_and_the_player_plays_the_deal() -> None:
     assert row.points == (0, 10, None, 5)
     assert row.totals == (30, 60, 105, 55)
     assert row.notes == ("closed", "", "", "re-entered")
-    assert row.events == ("re-entry",)
+    assert row.events == (Event.REENTRY,)
     assert sheet.status["reentries"] == [0, 0, 0, 1]
     assert sheet.status["eliminated"] == [2]
     assert {"deal": 3, "seat": 3, "event": "reentry", "total": 50} in sheet.status["events"]
@@ -417,7 +425,7 @@ def test_a_re_entry_before_an_annulled_deal_stands() -> None:
     sheet = build_sheet(4, [*OUT_3, {"annulled": True, "reentries": ["2", 3]}], reentry=True)
     assert sheet.totals == (30, 50, 50, 50)
     assert sheet.status["eliminated"] == [] and sheet.status["reentries"] == [0, 0, 1, 1]
-    assert sheet.rows[-1].events == ("annulled (stalemate)", "re-entry")
+    assert sheet.rows[-1].events == (Event.ANNULLED, Event.REENTRY)
 
 
 def test_re_entry_refusals() -> None:
@@ -532,3 +540,16 @@ def test_elimination_happens_exactly_when_a_total_reaches_the_threshold(
         assert sheet.finished == (len(out) == players - 1)
         if sheet.finished:
             assert sheet.winners == tuple(s for s in range(players) if s not in out)
+
+
+def test_the_cards_of_never_opened_players_and_of_the_closers_partner_do_not_count():
+    assert uncounted([(0, 2), (1, 3)], 0, [3]) == {2, 3}
+    assert uncounted([(0,), (1,), (2,)], 1, []) == set()
+
+
+def test_who_plays_a_deal_counts_only_the_reentries_the_sheet_offers():
+    sheet = build_sheet(3, [{"closer": 0, "points": [None, 20, 110]}], reentry=True)
+    assert sheet.next.seats == (0, 1) and sheet.next.info["may_reenter"][0]["seat"] == 2
+    assert deal_players(sheet.next, []) == ([0, 1], [])
+    assert deal_players(sheet.next, [2]) == ([0, 1, 2], [2])
+    assert deal_players(sheet.next, [1]) == ([0, 1], [])

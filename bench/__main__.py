@@ -24,10 +24,8 @@ import urllib.request
 from collections.abc import Callable
 from pathlib import Path
 
-from flask_migrate import upgrade
-
 from scorekeeper import create_app
-from scorekeeper.db import db
+from scorekeeper.db import db, upgrade
 from scorekeeper.models import Hand, Match, Player, Seat
 from scorekeeper.rules import navawhist
 

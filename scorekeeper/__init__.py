@@ -92,15 +92,27 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         proxies = app.config["PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
 
-    from . import access, assets, backup, errors, i18n, matches, security, sheets, templating
-    from .db import db, migrate
+    from . import (
+        access,
+        assets,
+        backup,
+        errors,
+        i18n,
+        matches,
+        pagecache,
+        security,
+        sheets,
+        templating,
+    )
+    from .db import db, migrations
     from .forms import csrf
     from .hands import blueprints as hand_blueprints
 
     db.init_app(app)
-    migrate.init_app(app, db, directory=str(ROOT / "migrations"))
+    app.cli.add_command(migrations)
     security.init_app(app)  # its request checks run before the CSRF check
     csrf.init_app(app)
+    pagecache.init_app(app)
     i18n.init_app(app)
     errors.init_app(app)
     assets.init_app(app)

@@ -13,7 +13,6 @@ from flask import (
     redirect,
     render_template,
     request,
-    session,
     url_for,
 )
 from flask_babel import get_locale
@@ -23,6 +22,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import selectinload
 
 from . import names as naming
+from . import pagecache
 from .access import can_edit, editable_ids, grant
 from .cache import cache
 from .db import db
@@ -141,17 +141,18 @@ def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
 def show(match_id: str):
     """The score sheet, with the current hand's entry.
 
-    A browser that already holds a CSRF token gets the page it was last shown while the
-    match has not changed: one query for the version instead of loading the match.
+    While the match has not changed, every browser gets the page rendered and compressed
+    for its version (with its own CSRF token put in): one query for the version instead of
+    loading the match.
     """
-    token = session.get("csrf_token")
     version = db.session.scalar(select(Match.version).where(Match.id == match_id))
     if version is None:
         abort(404, _("There is no such match."))
-    if token is None or is_htmx():
+    if is_htmx():
         return render_sheet(get_match(match_id))
-    key = (match_id, version, str(get_locale()), can_edit(match_id), request.full_path, token)
-    return cache("pages").get(key, lambda: render_sheet(get_match(match_id)))
+    key = (match_id, version, str(get_locale()), can_edit(match_id), request.full_path)
+    return cache("pages").get(key, lambda: pagecache.shared(
+        lambda: render_sheet(get_match(match_id)))).response()
 
 
 @bp.get("/matches/<match_id>/live")

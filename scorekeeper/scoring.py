@@ -119,6 +119,11 @@ def redoable(match: Match) -> Change | None:
         .order_by(Change.id.desc()).limit(1)).first()
 
 
+def steps(match: Match) -> tuple[Change | None, Change | None]:
+    """What Undo and Redo would take back now (None: nothing)."""
+    return undoable(match), redoable(match)
+
+
 def undo(match: Match, *, expected: int | None) -> Sheet:
     """Take back the latest change: that hand's inputs as they were before it.
 

@@ -16,6 +16,7 @@ from .models import Match
 from .pages import render_compact
 from .rules import GAMES, Event
 from .rules.cards import SUIT_NAMES
+from .scoring import steps
 
 
 def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
@@ -63,7 +64,7 @@ def extract(index: int, container: Any) -> Any:
 def init_app(app: Flask) -> None:
     """Make the globals and the filter available to every template of ``app``."""
     for function in (sheet_block, leaders_of, ranking_of, error_messages, running_chart,
-                     can_edit):
+                     can_edit, steps):
         app.add_template_global(function)
     app.add_template_global(Event, "Event")
     app.add_template_global(SUIT_NAMES, "SUIT_NAMES")

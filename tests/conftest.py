@@ -11,11 +11,10 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
-from flask_migrate import upgrade
 from pypdf import PdfReader
 
 from scorekeeper import create_app
-from scorekeeper.db import db
+from scorekeeper.db import db, upgrade
 from scorekeeper.rules import GAMES
 
 

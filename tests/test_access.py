@@ -66,7 +66,7 @@ def test_the_edit_link_hands_over_the_right(app, table, client):
 
 
 def test_an_open_install_lets_anyone_edit(tmp_path):
-    from flask_migrate import upgrade
+    from scorekeeper.db import upgrade
 
     app = create_app({"TESTING": True, "SECRET_KEY": "t", "OPEN_EDIT": True,
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'open.db'}"})

@@ -7,11 +7,10 @@ import io
 import json
 import re
 
-from flask_migrate import downgrade, upgrade
 from sqlalchemy import inspect, text
 
 from scorekeeper import create_app
-from scorekeeper.db import db
+from scorekeeper.db import db, downgrade, upgrade
 from scorekeeper.models import Match, Player, Seat
 from scorekeeper.scoring import compute_sheet, save_hand, sheet_json
 

@@ -263,10 +263,7 @@ def test_short_headers_on_static_files_and_fragments_and_no_cookie_resent(table,
     css = page.split('href="/static/css/', 1)[1].split('"', 1)[0].replace("&amp;", "&")
     gz = {"Accept-Encoding": "gzip"}
     static = client.get(f"/static/css/{css}", headers=gz)
-    sheet = table.sheet(match_id)
-    fragment = table.post(f"/matches/{match_id}/bid", {
-        "version": sheet["version"], "number": 1, "seat": sheet["next"]["info"]["bidder"],
-        "bid": 0}, headers={"HX-Request": "true", **gz})
+    fragment = table.bid(match_id, 0, headers={"HX-Request": "true", **gz})
     assert fragment.status_code == 200
     for response in (static, fragment):
         size = sum(len(f"{k}: {v}\r\n") for k, v in response.headers.items())

@@ -112,7 +112,7 @@ def test_print_page_and_download_button(table, client):
 LAZY_CHECK = """
 import subprocess
 import sys
-from flask_migrate import upgrade
+from scorekeeper.db import upgrade
 from scorekeeper import create_app
 app = create_app({"TESTING": True, "SECRET_KEY": "t", "WTF_CSRF_ENABLED": False,
                   "SQLALCHEMY_DATABASE_URI": "sqlite:///" + sys.argv[1]})

@@ -31,11 +31,10 @@ from urllib.request import HTTPCookieProcessor, HTTPRedirectHandler, Request, bu
 
 import pytest
 from flask import Flask
-from flask_migrate import upgrade
 from werkzeug.serving import make_server
 
 from scorekeeper import create_app
-from scorekeeper.db import db
+from scorekeeper.db import db, upgrade
 from scorekeeper.models import Change, Hand
 
 from .conftest import CSRF, report

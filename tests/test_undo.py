@@ -24,7 +24,7 @@ def correct(table, match_id: str, number: int, tricks: list[int], bids: list[int
     data = {"version": table.sheet(match_id)["version"], "number": number}
     data.update({f"bids-{s}": b for s, b in enumerate(bids)})
     data.update({f"values-{s}": t for s, t in enumerate(tricks)})
-    response = table.post(f"/matches/{match_id}/hands/{number}/edit", data)
+    response = table.post(f"/matches/{match_id}/navawhist/{number}/edit", data)
     assert response.status_code == 303, response.get_data(as_text=True)[:2000]
 
 

@@ -1,0 +1,45 @@
+"""Start-up: a worker imports what requests need and nothing more; `flask db` still works."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import textwrap
+
+from sqlalchemy import inspect
+
+from scorekeeper import create_app
+from scorekeeper.db import db
+
+from .conftest import migrated_app
+
+SCRIPT = textwrap.dedent("""
+    import sys
+
+    from scorekeeper import create_app
+
+    app = create_app({"SECRET_KEY": "t", "SQLALCHEMY_DATABASE_URI": sys.argv[1]})
+    client = app.test_client()
+    assert client.get("/").status_code == 200
+    assert client.get("/matches/new").status_code == 200
+    print(sorted(m for m in ("alembic", "flask_migrate", "weasyprint") if m in sys.modules))
+""")
+
+
+def test_serving_pages_imports_neither_alembic_nor_weasyprint(tmp_path):
+    url = f"sqlite:///{tmp_path / 'start.db'}"
+    migrated_app(url)
+    result = subprocess.run([sys.executable, "-c", SCRIPT, url], capture_output=True,
+                            text=True, timeout=120, check=True)
+    assert result.stdout.strip() == "[]"
+
+
+def test_flask_db_upgrade_migrates_through_the_lazy_command(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'cli.db'}"})
+    result = app.test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    with app.app_context():
+        tables = set(inspect(db.engine).get_table_names())
+        db.engine.dispose()
+    assert {"matches", "hands", "changes", "alembic_version"} <= tables

@@ -1,8 +1,8 @@
 """The ``scorekeeper`` command: serve the table, export and import backups.
 
-Installed by ``pip install .`` (or pipx) from ``[project.scripts]``. The app's own Flask
-commands (``export``, ``import``, ``db``) come along, so the command reads the same settings
-(``DATABASE_URL``, ``instance/config.py``) as the server.
+Installed by ``pip install -e .`` (or ``pipx install -e .``) from ``[project.scripts]``. The
+app's own Flask commands (``export``, ``import``, ``db``) come along, so the command reads the
+same settings (``DATABASE_URL``, ``instance/config.py``) as the server.
 """
 
 from __future__ import annotations
@@ -10,10 +10,18 @@ from __future__ import annotations
 import click
 from flask.cli import FlaskGroup
 
-from . import create_app
+from . import ROOT, create_app
+
+
+def _checkout() -> None:
+    """Templates, static files and migrations live beside the package, in the checkout."""
+    if not (ROOT / "templates").is_dir():
+        raise click.UsageError(f"no templates in {ROOT}: install Scorekeeper from its "
+                               "checkout with `pip install -e .` or `pipx install -e .`")
 
 
 def _app():
+    _checkout()
     return create_app()
 
 
@@ -33,4 +41,5 @@ def serve_command(host: str, port: int, workers: int) -> None:
     """Serve the table under gunicorn and print the address phones open, with a QR code."""
     from .serve import serve
 
+    _checkout()
     serve(host, port, workers)

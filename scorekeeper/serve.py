@@ -38,17 +38,19 @@ def url(host: str, port: int) -> str:
     return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
 
 
-def phone_address(host: str, port: int) -> str | None:
-    """The address a phone on the same network can open, or None when there is none."""
+def phone_address(host: str, port: int, base_url: str | None = None) -> str | None:
+    """The address a phone can open (the base URL when one is set), or None."""
+    if base_url:
+        return base_url
     if everywhere(host):
         lan = lan_address()
         return url(lan, port) if lan else None
     return None if is_loopback(host) else url(host, port)
 
 
-def banner(host: str, port: int, out: IO[str]) -> None:
+def banner(host: str, port: int, out: IO[str] | None, base_url: str | None = None) -> None:
     """Tell whoever started the server how the phones join, and how to stop it."""
-    phone = phone_address(host, port)
+    phone = phone_address(host, port, base_url)
     local = url("127.0.0.1", port) if everywhere(host) else url(host, port)
     print("\nScorekeeper is serving the table.", file=out)
     if phone:
@@ -68,9 +70,11 @@ def banner(host: str, port: int, out: IO[str]) -> None:
 class Server(BaseApplication):
     """gunicorn serving a fresh app in each worker."""
 
-    def __init__(self, host: str, port: int, options: dict[str, Any]) -> None:
+    def __init__(self, host: str, port: int, options: dict[str, Any],
+                 base_url: str | None) -> None:
         self.host = host
         self.port = port
+        self.base_url = base_url
         self.options = options
         super().__init__()
 
@@ -78,7 +82,8 @@ class Server(BaseApplication):
         for key, value in self.options.items():
             self.cfg.set(key, value)
         self.cfg.set("bind", [url(self.host, self.port).removeprefix("http://")])
-        self.cfg.set("when_ready", lambda _server: banner(self.host, self.port, sys.stdout))
+        self.cfg.set("when_ready",
+                     lambda _server: banner(self.host, self.port, sys.stdout, self.base_url))
 
     def load(self):
         from . import create_app
@@ -89,8 +94,9 @@ class Server(BaseApplication):
         return app
 
 
-def migrate() -> None:
-    """Bring the database up to date, then let go of its connections before forking."""
+def migrate() -> str | None:
+    """Bring the database up to date, then let go of its connections before forking.
+    Returns the configured base URL."""
     from flask_migrate import upgrade
 
     from . import create_app
@@ -100,9 +106,10 @@ def migrate() -> None:
     with app.app_context():
         upgrade()
         db.engine.dispose()
+    return app.config["BASE_URL"]
 
 
 def serve(host: str, port: int, workers: int) -> None:
     """Migrate, then serve until stopped."""
-    migrate()
-    Server(host, port, {"workers": workers, "accesslog": "-"}).run()
+    base_url = migrate()
+    Server(host, port, {"workers": workers, "accesslog": "-"}, base_url).run()

@@ -109,7 +109,15 @@ def test_the_server_answers_on_the_printed_address(tmp_path):
 
 def test_on_loopback_the_banner_says_no_phone_can_join(capsys):
     serve.banner("127.0.0.1", 5000, None)
-    assert "No phone can open this address" in capsys.readouterr().out
+    printed = capsys.readouterr().out
+    assert "No phone can open this address" in printed and "http://127.0.0.1:5000" in printed
+
+
+def test_behind_a_proxy_the_banner_gives_the_base_url(capsys):
+    serve.banner("127.0.0.1", 8000, None, "https://scores.example")
+    printed = capsys.readouterr().out
+    assert "Phones on the same network open: https://scores.example" in printed
+    assert "No phone" not in printed
 
 
 def scorekeeper(database: Path, *args: str) -> str:

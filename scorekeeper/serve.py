@@ -82,6 +82,9 @@ class Server(BaseApplication):
         for key, value in self.options.items():
             self.cfg.set(key, value)
         self.cfg.set("bind", [url(self.host, self.port).removeprefix("http://")])
+        # gunicorn 27's control socket has one path per user: two servers would fight over it.
+        if "control_socket_disable" in self.cfg.settings:
+            self.cfg.set("control_socket_disable", True)
         self.cfg.set("when_ready",
                      lambda _server: banner(self.host, self.port, sys.stdout, self.base_url))
 

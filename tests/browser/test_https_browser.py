@@ -6,7 +6,6 @@ A hand is played through it at 390x844; the share links say https; the wake lock
 from __future__ import annotations
 
 import shutil
-import socket
 import ssl
 import subprocess
 import time
@@ -22,6 +21,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from scorekeeper.rules import quarantotto
 
+from ..test_serve import free_port
 from .conftest import PHONE, shot
 from .test_games_browser import create_match, pick_closer, tap, totals
 
@@ -49,12 +49,6 @@ def app(app: Flask) -> Flask:
     app.config["SESSION_COOKIE_SECURE"] = True
     app.wsgi_app = ProxyFix(app.wsgi_app, x_for=1, x_proto=1, x_host=1)
     return app
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 @pytest.fixture

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
+if not (ROOT / "templates").is_dir():
+    # Installed from a wheel: templates, static files and migrations are in <prefix>/share.
+    ROOT = Path(sys.prefix) / "share" / "scorekeeper"
 
 
 def _secret_key(instance: Path) -> str:

@@ -1,6 +1,6 @@
 """The ``scorekeeper`` command: serve the table, export and import backups.
 
-Installed by ``pip install -e .`` (or ``pipx install -e .``) from ``[project.scripts]``. The
+Installed by ``pip install .`` (or ``pipx install .``) from ``[project.scripts]``. The
 app's own Flask commands (``export``, ``import``, ``db``) come along, so the command reads the
 same settings (``DATABASE_URL``, ``instance/config.py``) as the server.
 """
@@ -14,10 +14,10 @@ from . import ROOT, create_app
 
 
 def _checkout() -> None:
-    """Templates, static files and migrations live beside the package, in the checkout."""
+    """Templates, static files and migrations sit in the checkout, or in <prefix>/share."""
     if not (ROOT / "templates").is_dir():
-        raise click.UsageError(f"no templates in {ROOT}: install Scorekeeper from its "
-                               "checkout with `pip install -e .` or `pipx install -e .`")
+        raise click.UsageError(f"no templates in {ROOT}: install Scorekeeper with "
+                               "`pip install .` or `pipx install .` from its checkout")
 
 
 def _app():

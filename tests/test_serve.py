@@ -12,6 +12,7 @@ import sys
 import threading
 import time
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import segno
@@ -144,3 +145,47 @@ def test_scorekeeper_help_export_and_import(tmp_path):
     scorekeeper(tmp_path / "b.db", "db", "upgrade")
     imported = scorekeeper(tmp_path / "b.db", "import", str(backup))
     assert imported == "1 matches imported, 0 already here.\n"
+
+
+def test_pip_install_gives_a_scorekeeper_command_that_serves(tmp_path):
+    """`pip install .` as a newcomer runs it: a wheel in a fresh environment, away from the
+    checkout, with every template, static file and migration of the checkout in it."""
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT),
+                    "-w", str(tmp_path / "wheel")], check=True, capture_output=True, cwd=tmp_path)
+    [wheel] = (tmp_path / "wheel").glob("scorekeeper-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        packed = {name.split("/data/share/scorekeeper/", 1)[-1] for name in archive.namelist()}
+    tracked = subprocess.run(["git", "ls-files", "templates", "static", "migrations"],
+                             cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    assert set(tracked.split()) - packed == set()
+    # A fresh environment that borrows the dependencies of this one, not its scorekeeper.
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    [site] = venv.glob("lib/python*/site-packages")
+    (site / "dependencies.pth").write_text(next(p for p in sys.path if p.endswith(
+        "site-packages") and Path(p, "flask").is_dir()) + "\n")
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)],
+                   check=True, capture_output=True)
+    command = str(venv / "bin" / "scorekeeper")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'installed.db'}"}
+    port = free_port()
+    process = subprocess.Popen([command, "serve", "--host", "127.0.0.1", "--port", str(port),
+                                "--workers", "1"], cwd=tmp_path, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        read_until(process, "Ctrl+C", 60)
+        base = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(base + "/matches/new?game=cavallore", timeout=10) as page:
+            html = page.read().decode()
+        assert "Cavallo Re" in html
+        css = re.search(r'href="(/static/css/app\.css\?v=\w+)"', html).group(1)
+        with urllib.request.urlopen(base + css, timeout=10) as answer:
+            assert answer.status == 200
+        request = urllib.request.Request(base + "/", headers={"Accept-Language": "it"})
+        with urllib.request.urlopen(request, timeout=10) as page:
+            assert "Nuova partita" in page.read().decode()
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert (venv / "share" / "scorekeeper" / "instance" / "secret_key").exists()

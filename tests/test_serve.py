@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import re
 import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -150,7 +151,11 @@ def test_scorekeeper_help_export_and_import(tmp_path):
 def test_pip_install_gives_a_scorekeeper_command_that_serves(tmp_path):
     """`pip install .` as a newcomer runs it: a wheel in a fresh environment, away from the
     checkout, with every template, static file and migration of the checkout in it."""
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(ROOT),
+    # Built from a copy: setuptools leaves a build/ folder behind in the tree it builds.
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "instance", "build", "*.egg-info", "__pycache__", ".*cache"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(source),
                     "-w", str(tmp_path / "wheel")], check=True, capture_output=True, cwd=tmp_path)
     [wheel] = (tmp_path / "wheel").glob("scorekeeper-*.whl")
     with zipfile.ZipFile(wheel) as archive:

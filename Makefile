@@ -10,12 +10,13 @@ $(shell rm -rf $(VENV))
 endif
 endif
 APP := $(BIN)/flask --app scorekeeper
-HOST ?= 127.0.0.1
+# make run listens on every interface so that the phones at the table can open it.
+HOST ?= 0.0.0.0
 PORT ?= 5000
 
 WORKERS ?= 2
 
-.PHONY: run test test-fast test-postgres lint bench serve babel clean
+.PHONY: run dev test test-fast test-postgres lint bench serve babel clean
 
 $(BIN)/python:
 	py="$(PYTHON)"; [ -n "$$py" ] || py=$$(scripts/find-python) || exit 1; "$$py" -m venv $(VENV)
@@ -29,13 +30,14 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-run: $(VENV)/.installed
-	$(APP) db upgrade
-	$(APP) run --host $(HOST) --port $(PORT)
+# gunicorn, after migrating; prints the address phones open and its QR code.
+run serve: $(VENV)/.installed
+	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT) --workers $(WORKERS)
 
-serve: $(VENV)/.installed
+# Werkzeug's debug server reloads on every change; its debugger stays on this machine.
+dev: $(VENV)/.installed
 	$(APP) db upgrade
-	$(BIN)/gunicorn --workers $(WORKERS) --bind $(HOST):$(PORT) --access-logfile - 'scorekeeper:create_app()'
+	$(APP) run --debug --host 127.0.0.1 --port $(PORT)
 
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import os
 import secrets
+import sys
 from pathlib import Path
 from typing import Any
 
 from flask import Flask
 
 ROOT = Path(__file__).resolve().parent.parent
+if not (ROOT / "templates").is_dir():
+    # Installed from a wheel: templates, static files and migrations are in <prefix>/share.
+    ROOT = Path(sys.prefix) / "share" / "scorekeeper"
 
 
 def _secret_key(instance: Path) -> str:
@@ -98,8 +102,10 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         backup,
         errors,
         i18n,
+        links,
         matches,
         pagecache,
+        pwa,
         security,
         sheets,
         templating,
@@ -117,6 +123,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     assets.init_app(app)
     templating.init_app(app)
+    links.init_app(app)
+    pwa.init_app(app)
     app.register_blueprint(access.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(sheets.bp)

@@ -25,6 +25,7 @@ from flask import (
 )
 from flask_babel import gettext as _
 
+from .links import link_base, share_url
 from .pages import get_match
 
 bp = Blueprint("access", __name__)
@@ -85,11 +86,12 @@ def qr_svg(url: str, title: str) -> str:
 def share(match_id: str):
     """The follow link for every phone, and the edit link for the phones that may edit."""
     match = get_match(match_id)
-    follow = url_for("matches.show", match_id=match.id, _external=True)
-    edit = url_for("access.join", match_id=match.id, key=match.edit_key, _external=True)
+    follow = share_url("matches.show", match_id=match.id)
+    edit = share_url("access.join", match_id=match.id, key=match.edit_key)
     editor = can_edit(match.id)
     return render_template(
         "matches/share.html", match=match, follow=follow, follow_qr=qr_svg(follow, _("Follow")),
+        loopback=link_base().loopback,
         edit=edit if editor else None,
         edit_qr=qr_svg(edit, _("Edit")) if editor else None)
 

@@ -5,7 +5,6 @@ and 10 MB to import: it is bound to an app only when migrations are run, by ``fl
 or :func:`upgrade`.
 """
 
-from pathlib import Path
 
 import click
 from flask import Flask, current_app
@@ -31,7 +30,6 @@ class Base(DeclarativeBase):
 
 # What a request has just written stays loaded after the commit: nothing is read again.
 db = SQLAlchemy(model_class=Base, session_options={"expire_on_commit": False})
-MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 
 @event.listens_for(Engine, "connect")
@@ -54,7 +52,9 @@ def init_migrations(app: Flask) -> None:
     if "migrate" not in app.extensions:
         from flask_migrate import Migrate
 
-        Migrate(app, db, directory=str(MIGRATIONS))
+        from . import ROOT
+
+        Migrate(app, db, directory=str(ROOT / "migrations"))
 
 
 def upgrade(revision: str = "head") -> None:

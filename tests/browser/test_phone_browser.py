@@ -1,0 +1,212 @@
+"""On a phone at 390x844: installable (manifest, icons, Chromium's own check), calm when the
+network drops (a sheet opened before still reads, a form made offline is kept and sent
+once), and the same without service workers. Pages run under the real Content-Security-Policy.
+
+Set SCOREKEEPER_SHOTS to a folder to keep a screenshot of each step looked at.
+"""
+
+from __future__ import annotations
+
+import struct
+from collections.abc import Callable, Iterator
+
+import pytest
+from flask import Flask
+from playwright.sync_api import Browser, Page, expect
+
+from scorekeeper.db import db
+from scorekeeper.models import Change, Hand
+
+from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, SHOTS, settled, shot
+from .test_games_browser import create_match
+
+BANNER = "Offline - entries are not saved"
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Phone pages under the site's CSP; a CSP violation or script error fails the test."""
+    contexts, problems = [], []
+
+    def make(*, service_workers: str = "allow") -> Page:
+        context = browser.new_context(viewport=PHONE, locale="en-GB", device_scale_factor=1,
+                                      service_workers=service_workers)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    # The network errors of the offline steps are expected, and the style Playwright adds
+    # to take a screenshot; nothing else is.
+    expected = ("net::ERR_INTERNET_DISCONNECTED", "Failed to load resource",
+                *(("Applying inline style",) if SHOTS else ()))
+    assert [p for p in problems if not any(e in p for e in expected)] == []
+
+
+def controlled(page: Page) -> None:
+    """Wait until the service worker runs this page."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+
+
+def stored(app: Flask, match_id: str) -> tuple[int, int]:
+    """(hands, changes) the server holds for the match."""
+    with app.app_context():
+        hands = db.session.query(Hand).filter_by(match_id=match_id).count()
+        changes = db.session.query(Change).filter_by(match_id=match_id).count()
+        db.session.remove()
+        return hands, changes
+
+
+def png_size(data: bytes) -> tuple[int, int]:
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    return struct.unpack(">II", data[16:24])
+
+
+def test_the_manifest_and_icons_load_and_chromium_finds_the_app_installable(
+        browser, live_server, tmp_path):
+    # Chromium never offers to install from an incognito window, which a new context is: a
+    # profile of its own on disk, as on a phone.
+    context = browser.browser_type.launch_persistent_context(
+        tmp_path / "profile", executable_path=CHROMIUM, args=CHROMIUM_ARGS, viewport=PHONE,
+        locale="en-GB", device_scale_factor=1)
+    try:
+        installable(context.new_page(), live_server)
+    finally:
+        context.close()
+
+
+def installable(page: Page, live_server: str) -> None:
+    page.goto(live_server)
+    href = page.locator("link[rel=manifest]").get_attribute("href")
+    response = page.request.get(live_server + href)
+    assert response.headers["content-type"] == "application/manifest+json"
+    manifest = response.json()
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "/"
+    assert manifest["name"] == "Scorekeeper" and manifest["short_name"]
+    assert manifest["theme_color"] == "#1f6f4a" and manifest["background_color"] == "#f7f6f2"
+    themes = page.locator("meta[name=theme-color]")
+    assert [themes.nth(i).get_attribute("media") for i in range(2)] == [
+        "(prefers-color-scheme: light)", "(prefers-color-scheme: dark)"]
+    sizes = {}
+    for icon in manifest["icons"]:
+        answer = page.request.get(live_server + icon["src"])
+        assert answer.ok and answer.headers["content-type"].startswith(icon["type"])
+        if icon["type"] == "image/png":
+            sizes[icon["sizes"]] = png_size(answer.body())
+        else:
+            assert answer.body().startswith(b"<svg")
+    assert sizes == {"192x192": (192, 192), "512x512": (512, 512)}
+    controlled_now = page.evaluate("navigator.serviceWorker.ready.then(r => r.scope)")
+    assert controlled_now == live_server + "/"
+    cdp = page.context.new_cdp_session(page)
+    errors = cdp.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert errors == []
+    manifest_seen = cdp.send("Page.getAppManifest")
+    assert manifest_seen["errors"] == [] and manifest_seen["url"].endswith("/manifest.webmanifest")
+
+
+def test_the_service_worker_is_served_for_the_whole_site(client):
+    response = client.get("/sw.js")
+    assert response.status_code == 200
+    assert response.mimetype == "text/javascript"
+    assert response.headers["Service-Worker-Allowed"] == "/"
+    assert response.headers["Cache-Control"] == "no-cache"
+    assert "script-src 'self'" in response.headers["Content-Security-Policy"]
+    body = response.get_data(as_text=True)
+    # The static files it keeps are the versioned ones the pages name.
+    page = client.get("/").get_data(as_text=True)
+    for name in ("css/app.css", "js/app.js", "vendor/htmx-2.0.11/htmx.min.js"):
+        start = page.index(f"/static/{name}?v=")
+        assert page[start:page.index('"', start)] in body
+
+
+def test_offline_a_sheet_reads_and_an_entry_waits_to_be_sent_once(phone, live_server, app):
+    page = phone()
+    create_match(page, live_server, "cavallore", ["Anna"])
+    match_id = page.url.rsplit("/", 1)[1]
+    controlled(page)
+    page.reload()  # now through the worker, which keeps this sheet
+    expect(page.locator(".entry h2")).to_have_text("Deal 1")
+
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.locator(".entry h2")).to_have_text("Deal 1")
+    expect(page.get_by_role("status")).to_have_text(BANNER)
+    settled(page)
+    page.fill("#cr-placed", "12")
+    page.locator(".cr-typed button").click()
+    resend = page.locator(".resend")
+    expect(resend).to_contain_text("Not sent")
+    expect(page.locator("#cr-placed")).to_have_value("12")
+    expect(resend.get_by_role("button", name="Send again")).to_be_hidden()
+    shot(page, "offline-kept")
+    assert stored(app, match_id) == (0, 0)
+
+    page.evaluate("window.notReloaded = true")
+    page.context.set_offline(False)
+    expect(page.get_by_role("status")).to_be_hidden()
+    send = resend.get_by_role("button", name="Send again")
+    expect(send).to_be_visible()
+    assert page.evaluate("window.notReloaded") is True  # the kept entry was not thrown away
+    expect(page.locator("#cr-placed")).to_have_value("12")
+    shot(page, "offline-send-again")
+    send.click()
+    expect(page.locator("#deal-1")).to_contain_text("12")
+    expect(page.locator(".entry h2")).to_have_text("Deal 2")
+    expect(resend).to_have_count(0)
+    assert stored(app, match_id) == (1, 1)
+
+
+def test_back_online_the_banner_goes_and_the_sheet_refreshes(phone, live_server, app):
+    page = phone()
+    create_match(page, live_server, "cavallore", ["Anna"])
+    controlled(page)
+    page.reload()
+    page.context.set_offline(True)
+    page.reload()
+    expect(page.get_by_role("status")).to_have_text(BANNER)
+    shot(page, "offline-banner")
+    page.evaluate("window.notReloaded = true")
+    page.context.set_offline(False)
+    page.wait_for_function("() => window.notReloaded === undefined")
+    expect(page.get_by_role("status")).to_be_hidden()
+    page.locator(".cr-win-button").click()
+    expect(page.locator("#deal-1")).to_contain_text("won")
+
+
+def test_a_button_form_made_offline_sends_its_button(phone, live_server, app):
+    """The quick buttons send their value by the button itself: sent again, it still does."""
+    page = phone()
+    create_match(page, live_server, "cavallore", ["Anna"])
+    match_id = page.url.rsplit("/", 1)[1]
+    settled(page)
+    page.context.set_offline(True)
+    page.locator(".cr-quick button[value='30']").click()
+    expect(page.get_by_role("status")).to_have_text(BANNER)
+    assert stored(app, match_id) == (0, 0)
+    page.context.set_offline(False)
+    page.locator(".resend").get_by_role("button", name="Send again").click()
+    expect(page.locator("#deal-1")).to_contain_text("30")
+    expect(page.locator("#deal-1")).to_contain_text("lost")
+    assert stored(app, match_id) == (1, 1)
+
+
+def test_without_service_workers_everything_works_as_before(phone, live_server, app):
+    page = phone(service_workers="block")
+    create_match(page, live_server, "cavallore", ["Anna"])
+    match_id = page.url.rsplit("/", 1)[1]
+    assert page.evaluate("navigator.serviceWorker.controller") is None
+    page.locator(".cr-win-button").click()
+    expect(page.locator("#deal-1")).to_contain_text("won")
+    page.context.set_offline(True)
+    page.locator(".cr-quick button[value='30']").click()
+    expect(page.get_by_role("status")).to_have_text(BANNER)
+    page.context.set_offline(False)
+    page.locator(".resend").get_by_role("button", name="Send again").click()
+    expect(page.locator("#deal-2")).to_contain_text("lost")
+    assert stored(app, match_id) == (2, 2)

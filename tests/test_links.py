@@ -1,0 +1,120 @@
+"""Share links and QR codes point where another phone can go, and nowhere a forged Host
+header says."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from flask.testing import FlaskClient
+
+from scorekeeper import create_app, links
+from scorekeeper.access import qr_svg
+from scorekeeper.db import upgrade
+
+from .conftest import Table
+
+NAMES = ["Anna", "Bruno", "Carla"]
+LINK = re.compile(r'<a href="([^"]+)">')
+EDIT = re.compile(r'data-edit="([^"]+)"')
+WARNING = "no phone can open them"
+
+
+class SchemeAndHost(FlaskClient):
+    """A client whose requests go to scores.example unless told otherwise."""
+
+    def open(self, *args, **kwargs):
+        kwargs.setdefault("base_url", "http://scores.example")
+        return super().open(*args, **kwargs)
+
+
+def make_app(tmp_path, **config):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'links.db'}", **config})
+    with app.app_context():
+        upgrade()
+    return app
+
+
+def share(client, match_id: str, **kwargs):
+    response = client.get(f"/matches/{match_id}/share", **kwargs)
+    assert response.status_code == 200
+    page = response.get_data(as_text=True)
+    edit = EDIT.search(page)
+    return LINK.search(page).group(1), edit and edit.group(1), page
+
+
+def test_a_loopback_address_is_named_plainly(client, table):
+    match_id = table.new_match("navawhist", NAMES)
+    follow, edit, page = share(client, match_id)
+    assert follow == f"http://localhost/matches/{match_id}"
+    assert edit.startswith(f"http://localhost/matches/{match_id}/join/")
+    assert WARNING in page and "make run" in page
+
+
+def test_links_use_the_address_the_request_came_in_on(client, table):
+    match_id = table.new_match("navawhist", NAMES)
+    follow, _, page = share(client, match_id, base_url="http://192.168.1.20:5000")
+    assert follow == f"http://192.168.1.20:5000/matches/{match_id}"
+    assert WARNING not in page
+    assert qr_svg(follow, "Follow") in page
+
+
+def test_a_server_on_the_network_links_its_lan_address(tmp_path, monkeypatch):
+    monkeypatch.setattr(links, "lan_address", lambda: "192.168.1.20")
+    app = make_app(tmp_path, LISTEN_HOST="0.0.0.0")
+    table = Table(app.test_client())
+    match_id = table.new_match("navawhist", NAMES)
+    follow, _, page = share(table.client, match_id, base_url="http://127.0.0.1:5000")
+    assert follow == f"http://192.168.1.20:5000/matches/{match_id}"
+    assert WARNING not in page
+    # Listening on loopback only, the LAN address would lead nowhere: say so instead.
+    app.config["LISTEN_HOST"] = "127.0.0.1"
+    follow, _, page = share(table.client, match_id, base_url="http://127.0.0.1:5000")
+    assert follow == f"http://127.0.0.1:5000/matches/{match_id}" and WARNING in page
+
+
+def test_the_lan_address_is_never_loopback():
+    address = links.lan_address()
+    assert address is None or not links.is_loopback(address)
+
+
+def test_without_a_base_url_the_host_header_is_taken_as_it_comes(client, table):
+    match_id = table.new_match("navawhist", NAMES)
+    follow, _, _ = share(client, match_id, headers={"Host": "evil.example"})
+    assert follow.startswith("http://evil.example/")
+
+
+def test_the_base_url_names_every_link_and_other_hosts_are_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_BASE_URL", "https://scores.example")
+    app = make_app(tmp_path)
+    assert app.config["TRUSTED_HOSTS"] == ["scores.example"]
+    app.test_client_class = SchemeAndHost
+    table = Table(app.test_client())
+    match_id = table.new_match("navawhist", NAMES)
+    follow, edit, page = share(table.client, match_id)
+    assert follow == f"https://scores.example/matches/{match_id}"
+    assert edit.startswith(f"https://scores.example/matches/{match_id}/join/")
+    assert qr_svg(follow, "Follow") in page and WARNING not in page
+    for host in ("evil.example", "localhost", "scores.example.evil.example"):
+        response = table.client.get(f"/matches/{match_id}/share", headers={"Host": host})
+        assert response.status_code == 400, host
+        assert f"does not answer to {host}" in response.get_data(as_text=True)
+    response = table.client.get(
+        f"/matches/{match_id}/share", headers={"Host": "evil.example", "Accept-Language": "it"})
+    assert "non risponde a evil.example" in response.get_data(as_text=True)
+
+
+def test_trusted_hosts_may_list_several(tmp_path, monkeypatch):
+    monkeypatch.setenv("SCOREKEEPER_BASE_URL", "https://scores.example")
+    monkeypatch.setenv("SCOREKEEPER_TRUSTED_HOSTS", "scores.example, localhost")
+    app = make_app(tmp_path)
+    client = app.test_client()
+    assert client.get("/health").status_code == 200
+    assert client.get("/health", headers={"Host": "scores.example"}).status_code == 200
+    assert client.get("/health", headers={"Host": "evil.example"}).status_code == 400
+
+
+def test_a_base_url_without_a_scheme_is_refused_at_start(tmp_path):
+    with pytest.raises(ValueError, match="needs a scheme and a host"):
+        make_app(tmp_path, BASE_URL="scores.example")

@@ -1,0 +1,196 @@
+"""`make run` serves the table: gunicorn on every interface, the phones' address printed with
+a QR code of it, and the `scorekeeper` command around it."""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import shutil
+import socket
+import subprocess
+import sys
+import threading
+import time
+import urllib.request
+import zipfile
+from pathlib import Path
+
+import segno
+
+from scorekeeper import create_app, serve
+from scorekeeper.db import upgrade
+
+from .conftest import Table
+
+ROOT = Path(__file__).resolve().parent.parent
+# segno's compact terminal code: two rows of modules a line, dark modules printed blank for
+# a dark terminal; 0 is a light module.
+HALVES = {" ": (1, 1), "\u2580": (0, 1), "\u2584": (1, 0), "\u2588": (0, 0)}
+
+
+def free_port() -> int:
+    """A TCP port nothing listens on right now."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def run_command(port: int) -> list[str]:
+    """The command `make run` starts the server with, as make itself spells it."""
+    plan = subprocess.run(["make", "-n", "run", f"PORT={port}"], cwd=ROOT, check=True,
+                          capture_output=True, text=True).stdout
+    [line] = [line for line in plan.splitlines() if " serve " in line]
+    return shlex.split(line)
+
+
+def read_until(process: subprocess.Popen, end: str, seconds: float) -> str:
+    """What the process prints until a line containing ``end``."""
+    lines: list[str] = []
+    threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True).start()
+    deadline = time.monotonic() + seconds
+    while end not in "".join(lines):
+        assert time.monotonic() < deadline, f"no {end!r} in time; printed:\n{''.join(lines)}"
+        assert process.poll() is None, f"the server stopped; printed:\n{''.join(lines)}"
+        time.sleep(0.1)
+    return "".join(lines)
+
+
+def qr_matrix(lines: list[str]) -> list[tuple[int, ...]]:
+    """The modules of a code printed by segno's compact terminal writer, border included."""
+    rows: list[tuple[int, ...]] = []
+    for line in lines:
+        pairs = [HALVES[char] for char in line]
+        rows += [tuple(top for top, _ in pairs), tuple(bottom for _, bottom in pairs)]
+    return rows
+
+
+def test_make_run_serves_the_network_and_prints_the_address_and_its_code(tmp_path):
+    port = free_port()
+    command = run_command(port)
+    assert command[1:] == ["serve", "--host", "0.0.0.0", "--port", str(port), "--workers", "2"]
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}"}
+    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    try:
+        text = read_until(process, "Ctrl+C", 60)
+    finally:
+        process.terminate()
+        process.wait(10)
+    lan = serve.lan_address()
+    assert lan, "this test needs a network interface other than loopback"
+    phone = re.search(r"Phones on the same network open: (\S+)", text).group(1)
+    assert phone == f"http://{lan}:{port}"
+    assert f"This computer opens:             http://127.0.0.1:{port}" in text
+    lines = [line for line in text.splitlines() if line and set(line) <= set(HALVES)]
+    printed = qr_matrix(lines)
+    border = 2
+    code = [row[border:-border] for row in printed[border:border + len(printed) - 2 * border]]
+    expected = [tuple(row) for row in segno.make(phone, error="m").matrix]
+    assert code[:len(expected)] == expected
+    # A light quiet zone above and below the code.
+    assert all(set(row) == {0} for row in printed[:border])
+    assert all(set(row) == {0} for row in printed[border + len(expected):][:border])
+
+
+def test_the_server_answers_on_the_printed_address(tmp_path):
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}"}
+    process = subprocess.Popen(run_command(port), cwd=ROOT, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.DEVNULL, text=True)
+    try:
+        text = read_until(process, "Ctrl+C", 60)
+        phone = re.search(r"Phones on the same network open: (\S+)", text).group(1)
+        with urllib.request.urlopen(phone + "/health", timeout=10) as response:
+            assert response.read() == b"ok"
+        with urllib.request.urlopen(phone + "/", timeout=10) as response:
+            assert response.headers["Server"].startswith("gunicorn")
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_on_loopback_the_banner_says_no_phone_can_join(capsys):
+    serve.banner("127.0.0.1", 5000, None)
+    printed = capsys.readouterr().out
+    assert "No phone can open this address" in printed and "http://127.0.0.1:5000" in printed
+
+
+def test_behind_a_proxy_the_banner_gives_the_base_url(capsys):
+    serve.banner("127.0.0.1", 8000, None, "https://scores.example")
+    printed = capsys.readouterr().out
+    assert "Phones on the same network open: https://scores.example" in printed
+    assert "No phone" not in printed
+
+
+def scorekeeper(database: Path, *args: str) -> str:
+    """What the installed `scorekeeper` command prints, run on ``database``."""
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{database}"}
+    command = Path(sys.executable).parent / "scorekeeper"
+    return subprocess.run([str(command), *args], env=env, check=True, capture_output=True,
+                          text=True, cwd=database.parent).stdout
+
+
+def test_scorekeeper_help_export_and_import(tmp_path):
+    listed = scorekeeper(tmp_path / "a.db", "--help")
+    for name in ("serve", "export", "import"):
+        assert re.search(rf"^\s+{name}\s", listed, re.M), name
+    app = create_app({"TESTING": True, "SECRET_KEY": "t",
+                      "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'a.db'}"})
+    with app.app_context():
+        upgrade()
+    Table(app.test_client()).new_match("cavallore", ["Anna"])
+    backup = tmp_path / "backup.json"
+    assert scorekeeper(tmp_path / "a.db", "export", str(backup)) == "1 matches exported.\n"
+    assert '"game": "cavallore"' in backup.read_text()
+    scorekeeper(tmp_path / "b.db", "db", "upgrade")
+    imported = scorekeeper(tmp_path / "b.db", "import", str(backup))
+    assert imported == "1 matches imported, 0 already here.\n"
+
+
+def test_pip_install_gives_a_scorekeeper_command_that_serves(tmp_path):
+    """`pip install .` as a newcomer runs it: a wheel in a fresh environment, away from the
+    checkout, with every template, static file and migration of the checkout in it."""
+    # Built from a copy: setuptools leaves a build/ folder behind in the tree it builds.
+    source = tmp_path / "source"
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(
+        ".git", ".venv", "instance", "build", "*.egg-info", "__pycache__", ".*cache"))
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", str(source),
+                    "-w", str(tmp_path / "wheel")], check=True, capture_output=True, cwd=tmp_path)
+    [wheel] = (tmp_path / "wheel").glob("scorekeeper-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        packed = {name.split("/data/share/scorekeeper/", 1)[-1] for name in archive.namelist()}
+    tracked = subprocess.run(["git", "ls-files", "templates", "static", "migrations"],
+                             cwd=ROOT, check=True, capture_output=True, text=True).stdout
+    assert set(tracked.split()) - packed == set()
+    # A fresh environment that borrows the dependencies of this one, not its scorekeeper.
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    [site] = venv.glob("lib/python*/site-packages")
+    (site / "dependencies.pth").write_text(next(p for p in sys.path if p.endswith(
+        "site-packages") and Path(p, "flask").is_dir()) + "\n")
+    python = venv / "bin" / "python"
+    subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)],
+                   check=True, capture_output=True)
+    command = str(venv / "bin" / "scorekeeper")
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'installed.db'}"}
+    port = free_port()
+    process = subprocess.Popen([command, "serve", "--host", "127.0.0.1", "--port", str(port),
+                                "--workers", "1"], cwd=tmp_path, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        read_until(process, "Ctrl+C", 60)
+        base = f"http://127.0.0.1:{port}"
+        with urllib.request.urlopen(base + "/matches/new?game=cavallore", timeout=10) as page:
+            html = page.read().decode()
+        assert "Cavallo Re" in html
+        css = re.search(r'href="(/static/css/app\.css\?v=\w+)"', html).group(1)
+        with urllib.request.urlopen(base + css, timeout=10) as answer:
+            assert answer.status == 200
+        request = urllib.request.Request(base + "/", headers={"Accept-Language": "it"})
+        with urllib.request.urlopen(request, timeout=10) as page:
+            assert "Nuova partita" in page.read().decode()
+    finally:
+        process.terminate()
+        process.wait(10)
+    assert (venv / "share" / "scorekeeper" / "instance" / "secret_key").exists()

@@ -216,8 +216,8 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
-def load(url: str, seconds: float) -> float:
-    out = subprocess.run([sys.executable, "-m", "bench.load", url, str(seconds), "8"],
+def load(url: str, seconds: float, cookie: str = "") -> float:
+    out = subprocess.run([sys.executable, "-m", "bench.load", url, str(seconds), "8", cookie],
                          capture_output=True, text=True, check=True, cwd=ROOT)
     return float(out.stdout)
 
@@ -238,13 +238,55 @@ def bench_gunicorn(path: Path, match_id: str) -> list[tuple[str, str, str]]:
             except OSError:
                 time.sleep(0.1)
         load(f"{base}/health", 1)  # warm both workers
-        sheet = load(f"{base}/matches/{match_id}", 5)
+        # A browser's cookie: its session, with its CSRF token, as a phone sends it.
+        with urllib.request.urlopen(f"{base}/matches/new", timeout=10) as response:
+            cookie = response.headers["Set-Cookie"].split(";", 1)[0]
+        sheet = load(f"{base}/matches/{match_id}", 5, cookie)
+        anonymous = load(f"{base}/matches/{match_id}", 5)
         trivial = load(f"{base}/health", 5)
     finally:
         server.terminate()
         server.wait(10)
-    return [("4. Sheet under gunicorn, 2 workers, 8 threads, 5 s",
-             f"{sheet:.0f} req/s vs {trivial:.0f} req/s trivial ({sheet / trivial:.2f})", "")]
+    return [("4. Sheet under gunicorn with a browser's cookie, 2 workers, 8 threads, 5 s",
+             f"{sheet:.0f} req/s vs {trivial:.0f} req/s trivial ({sheet / trivial:.2f})",
+             "ratio >= 0.5"),
+            ("   the same without a cookie", f"{anonymous:.0f} req/s ({anonymous / trivial:.2f})",
+             "")]
+
+
+MINIMAL_APP = "from flask import Flask\napp = Flask(__name__)\napp.get('/')(lambda: 'ok')\n"
+
+
+def first_200(app: str, env: dict[str, str]) -> float:
+    """Seconds from starting ``flask --app app run`` to its first 200 on ``/``."""
+    port = free_port()
+    start = time.perf_counter()
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "flask"), "--app", app, "run", "--port", str(port)],
+        cwd=ROOT, env={**os.environ, **env}, stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/", timeout=5) as reply:
+                    if reply.status == 200:
+                        return time.perf_counter() - start
+            except OSError:
+                time.sleep(0.005)
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def bench_cold_start(directory: Path, path: Path) -> list[tuple[str, str, str]]:
+    (directory / "minimal.py").write_text(MINIMAL_APP)
+    ours, minimal = [], []
+    for _ in range(5):
+        ours.append(first_200("scorekeeper", {"DATABASE_URL": f"sqlite:///{path}"}))
+        minimal.append(first_200("minimal", {"PYTHONPATH": str(directory)}))
+    ratio = median(ours) / median(minimal)
+    return [("10. flask run to the first 200 on /, vs a minimal Flask app",
+             f"{ms(median(ours))} / {ms(median(minimal))} = {ratio:.2f}", "ratio <= 2")]
 
 
 def rss_mb(pid: int) -> float:
@@ -366,7 +408,8 @@ def main() -> None:
                      lambda: bench_pdf(client, largest), lambda: bench_gunicorn(path, largest),
                      lambda: bench_home(directory), lambda: bench_first_visit(client, largest),
                      lambda: bench_limits(client),
-                     lambda: bench_memory(path, match_ids(app, 50))):
+                     lambda: bench_memory(path, match_ids(app, 50)),
+                     lambda: bench_cold_start(directory, path)):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
         print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "

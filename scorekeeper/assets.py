@@ -39,8 +39,9 @@ NO_STORE = ("backup.backup_json", "backup.restore")
 
 
 def cache_policy(response: Response) -> None:
-    """Versioned static files are kept a year; every other answer is this browser's own and
-    is checked again before use (its ETag, where it has one, makes that cheap)."""
+    """Versioned static files are kept a year; every other answer that set no policy of its
+    own is this browser's own and is checked again before use (its ETag, where it has one,
+    makes that cheap)."""
     if request.endpoint == "static":
         if request.args.get("v"):
             response.cache_control.no_cache = None
@@ -49,7 +50,7 @@ def cache_policy(response: Response) -> None:
             response.cache_control.immutable = True
     elif request.endpoint in NO_STORE:
         response.headers["Cache-Control"] = "no-store"
-    else:
+    elif "Cache-Control" not in response.headers:
         response.cache_control.private = True
         response.cache_control.no_cache = True
 

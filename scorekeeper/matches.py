@@ -165,11 +165,11 @@ def live(match_id: str):
     # A compressed response carried the same tag with "-gz" (see assets.finish).
     if request.if_none_match.contains_weak(etag) or \
             request.if_none_match.contains_weak(f"{etag}-gz"):
-        return "", 304, {"ETag": f'W/"{etag}"', "Cache-Control": "no-cache"}
+        return "", 304, {"ETag": f'W/"{etag}"', "Cache-Control": "private, no-cache"}
     response = make_response(render_template(
         "matches/_live.html", **sheet_context(get_match(match_id))))
     response.set_etag(etag, weak=True)
-    response.headers["Cache-Control"] = "no-cache"
+    response.headers["Cache-Control"] = "private, no-cache"
     return response
 
 

@@ -35,15 +35,16 @@ def check_request() -> None:
         abort(400, _("The form could not be read."))
 
 
-# What a browser may show as a page of its own: only these need a policy.
+# What a browser may show as a page of its own, or run as a worker: only these need a policy.
 DOCUMENTS = ("text/html", "image/svg+xml", "application/json")
+WORKERS = ("pwa.worker",)
 
 
 def secure_headers(response: Response) -> Response:
     """Add the Content-Security-Policy and its companions to every document, and nosniff to
     every response (a stylesheet or script needs no policy: the headers stay short)."""
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    if response.mimetype in DOCUMENTS:
+    if response.mimetype in DOCUMENTS or request.endpoint in WORKERS:
         response.headers.setdefault("Content-Security-Policy", CSP)
         response.headers.setdefault("Referrer-Policy", "same-origin")
         response.headers.setdefault("X-Frame-Options", "DENY")

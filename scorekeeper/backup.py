@@ -23,6 +23,7 @@ from sqlalchemy.orm import selectinload
 from .access import editable_ids, grant
 from .db import db
 from .forms import PLACE_LENGTH, printable
+from .history import entries, viewer_zone
 from .matches import get_match, sheet_context
 from .models import NAME_LENGTH, Change, Hand, Match, Player, Seat
 from .rules import GAMES
@@ -164,11 +165,13 @@ def _match_from(entry: dict[str, Any], players: dict[str, Player]) -> Match | No
 
 @bp.get("/matches/<match_id>/history")
 def history(match_id: str):
-    """Every change to the match's hands, newest first."""
+    """Every change to the match's hands, newest first, as sentences."""
     match = get_match(match_id)
     changes = db.session.scalars(select(Change).where(Change.match_id == match.id)
-                                 .order_by(Change.id.desc())).all()
-    return render_template("matches/history.html", **sheet_context(match), changes=changes)
+                                 .order_by(Change.id)).all()
+    context = sheet_context(match)
+    return render_template("matches/history.html", **context, changes=changes, entries=entries(
+        match.game, match.names, context["sheet"].columns, changes), zone=viewer_zone())
 
 
 @bp.get("/matches/<match_id>.csv")

@@ -26,6 +26,7 @@ from .forms import PLACE_LENGTH, printable
 from .history import entries, viewer_zone
 from .matches import get_match, sheet_context
 from .models import NAME_LENGTH, Change, Hand, Match, Player, Seat
+from .records import csv_rows, download_name
 from .rules import GAMES
 from .scoring import compute_sheet
 from .security import MATCH_ID
@@ -178,20 +179,10 @@ def history(match_id: str):
 def match_csv(match_id: str):
     """One match for a spreadsheet: a row per hand with each column's points and totals."""
     match = get_match(match_id)
-    sheet = compute_sheet(match)
-    names = match.names
-    columns = [" + ".join(names[s] for s in column) for column in sheet.columns]
     out = io.StringIO()
-    writer = csv.writer(out)
-    writer.writerow([_("Hand"), _("Dealer")] + columns + [f"{_('Total')}: {c}" for c in columns])
-    for row in sheet.rows:
-        dealer = names[row.dealer] if row.dealer is not None else ""
-        writer.writerow([row.number, dealer] + ["" if p is None else p for p in row.points]
-                        + list(row.totals))
-    writer.writerow([_("Total"), ""] + list(sheet.totals) + [""] * len(columns))
-    name = f"{match.game}-{match.created_at:%Y-%m-%d}.csv"
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    csv.writer(out).writerows(csv_rows(match, compute_sheet(match), match.names))
+    return Response(out.getvalue(), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{download_name(match, "csv")}"'})
 
 
 @bp.get("/backup.json")

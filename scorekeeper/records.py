@@ -197,3 +197,35 @@ def download_name(match: Match, extension: str) -> str:
     short = _slug(match.id, 6) or "match"
     parts = [match.game, f"{match.created_at:%Y-%m-%d}", *players, short]
     return "-".join(parts) + f".{extension}"
+
+
+def csv_rows(match: Match, sheet: Sheet, names: Sequence[str]) -> list[list[Any]]:
+    """A match for a spreadsheet: a row per hand with each column's points and running total,
+    then the totals. A game without a dealer has no Dealer column; Cavallo Re's columns are
+    the cards placed and the wins, and its total row puts each in its own columns."""
+    columns = [" + ".join(names[s] for s in column) for column in sheet.columns]
+    dealt = any(row.dealer is not None for row in sheet.rows)
+    solitaire = match.game == "cavallore"
+    points = [f"{_('Cards placed')}: {c}" for c in columns] if solitaire else columns
+    totals = [f"{_('Wins')}: {c}" if solitaire else f"{_('Total')}: {c}" for c in columns]
+    number = _("Deal") if solitaire else _("Hand")
+    rows: list[list[Any]] = [[number] + ([_("Dealer")] if dealt else []) + points + totals]
+    for row in sheet.rows:
+        dealer = [names[row.dealer] if row.dealer is not None else ""] if dealt else []
+        rows.append([row.number] + dealer + ["" if p is None else p for p in row.points]
+                    + list(row.totals))
+    blank = [""] if dealt else []
+    if solitaire:
+        placed = [s["placed"] for s in sheet.status["statistics"]]
+        rows.append([_("Total")] + blank + placed + list(sheet.totals))
+    else:
+        rows.append([_("Total")] + blank + list(sheet.totals) + [""] * len(columns))
+    return rows
+
+
+def wants_page() -> bool:
+    """True when a browser asks for a document (it prefers HTML) and not for ``?raw``: a
+    program asking for JSON, or for anything, gets the raw JSON."""
+    if "raw" in request.args:
+        return False
+    return request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html"

@@ -18,9 +18,10 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 
 from .models import Match
-from .rules import N_, Row, Sheet, quarantotto, scala40
+from .rules import N_, Row, Sheet, fortyfive, quarantotto, scala40
 
 BLANK_ROWS = 8  # empty rows printed under a match in progress whose length is open
+PORTRAIT_COLUMNS = 6  # more columns than this are printed on landscape pages
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,7 @@ class PrintedSheet:
     thousand boxes for the PDF renderer, not three times as many.
     """
 
-    lead: tuple[str, ...]
+    lead: tuple[tuple[str, str], ...]  # heading and kind (num, name, word) of leading cells
     legend: str
     rows: tuple[PrintedRow, ...]
     blank: tuple[PrintedRow, ...]
@@ -81,7 +82,8 @@ def _rummy(sheet: Sheet, row: Row, column: int) -> str:
 
 # Short marks keep a column narrow on paper; the legend under the table explains them.
 MARKS = {scala40.CLOSED: "✓", scala40.CLOSED_IN_HAND: "✓✓", scala40.DID_NOT_OPEN: "✗"}
-EVENT_MARKS = {quarantotto.STOCK_RAN_OUT: "∅", scala40.DOUBLED: "×2"}
+EVENT_MARKS = {quarantotto.STOCK_RAN_OUT: "∅", scala40.DOUBLED: "×2",
+               fortyfive.TIE_AT_TOP: "=", fortyfive.NO_TRUMP: "∅", fortyfive.ALL_FIVE: "5×"}
 
 
 def _fortyfive(sheet: Sheet, row: Row, column: int) -> str:
@@ -101,8 +103,9 @@ DETAILS: dict[str, tuple[Callable[[Sheet, Row, int], str], str, str, str]] = {
     "scala40": (_rummy, N_("✓ closed, ✓✓ closed in hand, ✗ never opened, ↩ re-entry "
                            "(×2: penalties doubled)"),
                 N_("penalty"), N_("running total")),
-    "fortyfive": (_fortyfive, N_("tricks (★ the bonus trick)"), N_("points"),
-                  N_("running total")),
+    "fortyfive": (_fortyfive, N_("tricks (★ the bonus trick; = tie at the top: play goes on, "
+                                 "∅ no trump played, 5× all five tricks)"),
+                  N_("points"), N_("running total")),
     "cavallore": (_none, "", N_("cards placed"), N_("wins so far")),
 }
 
@@ -117,9 +120,10 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str]) -> PrintedSh
     navawhist = match.game == "navawhist"
     dealt = any(r.dealer is not None for r in sheet.rows) or (
         sheet.next is not None and sheet.next.dealer is not None)
-    lead = ["#"] + ([_("Cards")] if navawhist else []) + ([_("Dealer")] if dealt else [])
+    lead = [("#", "num")] + ([(_("Cards"), "cards")] if navawhist else []) + (
+        [(_("Dealer"), "name")] if dealt else [])
     if match.game == "fortyfive":
-        lead.append(_("Trump"))
+        lead.append((_("Trump"), "word"))
 
     def lead_cells(number: int, row: Row | None, dealer: int | None) -> tuple[str, ...]:
         marks = [EVENT_MARKS[e] for e in row.events if e in EVENT_MARKS] if row else []
@@ -130,19 +134,19 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str]) -> PrintedSh
         if dealt:
             cells.append("" if dealer is None else names[dealer])
         if match.game == "fortyfive":
-            said = [row.inputs.get("trump") or ""] + [_(e) for e in row.events] if row else []
-            cells.append(" ".join(word for word in said if word))
+            cells.append((row.inputs.get("trump") or "") if row else "")
         return tuple(cells)
 
     figures = [[(detail(sheet, row, c), _number(row.points[c]), _number(row.totals[c]))
                 for c in range(len(sheet.columns))] for row in sheet.rows]
+    gap = " " if len(sheet.columns) > PORTRAIT_COLUMNS else "  "
     widths = [max([len(cell[i]) for cells in figures for cell in cells] + [1]) for i in range(3)]
 
     def line(cell: tuple[str, str, str]) -> str:
         if not cell[1] and not cell[0]:
             return ""  # a column that took no part in the hand
         parts = [text.rjust(width) for text, width in zip(cell, widths, strict=True)]
-        return "  ".join(parts if sub[0] else parts[1:])
+        return gap.join(parts if sub[0] else parts[1:])
 
     rows = tuple(
         PrintedRow(row.number, lead_cells(row.number, row, row.dealer),

@@ -11,19 +11,22 @@ from flask_babel import gettext as _
 from .cache import cache
 from .matches import get_match
 from .models import NAME_LENGTH, Match
-from .records import download_language, download_name, printed_sheet
+from .records import PORTRAIT_COLUMNS, download_language, download_name, printed_sheet
 from .rules import GAMES, Game, RuleError, cavallore, fortyfive, quarantotto, scala40
 from .scoring import compute_sheet
 
 bp = Blueprint("sheets", __name__)
-PORTRAIT_COLUMNS = 6
 
 
 def render_pdf(html: str) -> bytes:
     """HTML to PDF with the print stylesheet. WeasyPrint is imported here, when first needed."""
     from weasyprint import CSS, HTML
 
-    stylesheet = CSS(filename=f"{current_app.static_folder}/css/print.css")
+    # Parsed once per process: a parsed stylesheet serves every document.
+    stylesheet = current_app.extensions.get("scorekeeper.print_css")
+    if stylesheet is None:
+        stylesheet = CSS(filename=f"{current_app.static_folder}/css/print.css")
+        current_app.extensions["scorekeeper.print_css"] = stylesheet
     return HTML(string=html, base_url=current_app.static_folder).write_pdf(
         stylesheets=[stylesheet])
 

@@ -42,6 +42,7 @@ class Field:
     kind: str
     label: str
     phrase: str
+    none: str = ""  # what a stored None says, if anything
 
 
 FIELDS: dict[str, dict[str, Field]] = {
@@ -52,7 +53,8 @@ FIELDS: dict[str, dict[str, Field]] = {
     },
     "quarantotto": {
         "points": Field("seats", N_("Points in hand"), N_("%(name)s %(value)s in hand")),
-        "closer": Field("seat", N_("Closed by"), N_("closed by %(name)s")),
+        "closer": Field("seat", N_("Closed by"), N_("closed by %(name)s"),
+                        N_("the stock ran out")),
     },
     "scala40": {
         "points": Field("seats", N_("Cards left"), N_("%(name)s %(value)s in hand")),
@@ -125,10 +127,14 @@ class Wording:
     def facts(self, data: dict[str, Any] | None) -> list[str]:
         """The values of a hand as phrases: "Anna bid 2, Bruno 0", "closed by Carla"."""
         out = []
-        for key, value in (data or {}).items():
-            field = self.fields.get(key)
+        data = data or {}
+        keys = [k for k in self.fields if k in data] + [k for k in data if k not in self.fields]
+        for key in keys:
+            value, field = data[key], self.fields.get(key)
             if field is None:
                 out.append(f"{key} {value}")
+            elif value is None and field.none:
+                out.append(_(field.none))
             elif field.kind in ("seats", "sides") and isinstance(value, list):
                 given = [(self.who(i, field.kind), v) for i, v in enumerate(value) if v is not None]
                 if given:

@@ -25,9 +25,10 @@ from . import names as naming
 from .access import editable_ids, grant
 from .db import db
 from .forms import PLACE_LENGTH
-from .hands import game_modules
+from .history import entries, viewer_zone
 from .models import NAME_LENGTH, Change, Hand, Match, Player, Seat
 from .pages import get_match, sheet_context
+from .records import csv_rows, download_name
 from .rules import GAMES
 from .scoring import compute_sheet
 from .security import MATCH_ID
@@ -245,12 +246,13 @@ def _match_from(entry: dict[str, Any], players: dict[str, Player],
 
 @bp.get("/matches/<match_id>/history")
 def history(match_id: str):
-    """Every change to the match's hands, newest first."""
+    """Every change to the match's hands, newest first, as sentences."""
     match = get_match(match_id)
     changes = db.session.scalars(select(Change).where(Change.match_id == match.id)
-                                 .order_by(Change.id.desc())).all()
-    return render_template("matches/history.html", **sheet_context(match), changes=changes,
-                           seat_keys=game_modules()[match.game].HISTORY_SEATS)
+                                 .order_by(Change.id)).all()
+    context = sheet_context(match)
+    return render_template("matches/history.html", **context, changes=changes, entries=entries(
+        match.game, match.names, context["sheet"].columns, changes), zone=viewer_zone())
 
 
 # A spreadsheet runs a cell that starts with one of these as a formula.
@@ -276,24 +278,19 @@ class SafeWriter:
     def writerow(self, row: list[Any]) -> None:
         self._writer.writerow([safe_cell(value) for value in row])
 
+    def writerows(self, rows: list[list[Any]]) -> None:
+        for row in rows:
+            self.writerow(row)
+
 
 @bp.get("/matches/<match_id>.csv")
 def match_csv(match_id: str):
     """One match for a spreadsheet: a row per hand with each column's points and totals."""
     match = get_match(match_id)
-    sheet = compute_sheet(match)
-    names = match.names
-    columns = [" + ".join(names[s] for s in column) for column in sheet.columns]
-    writer = SafeWriter(out := io.StringIO())
-    writer.writerow([_("Hand"), _("Dealer")] + columns + [f"{_('Total')}: {c}" for c in columns])
-    for row in sheet.rows:
-        dealer = names[row.dealer] if row.dealer is not None else ""
-        writer.writerow([row.number, dealer] + ["" if p is None else p for p in row.points]
-                        + list(row.totals))
-    writer.writerow([_("Total"), ""] + list(sheet.totals) + [""] * len(columns))
-    name = f"{match.game}-{match.created_at:%Y-%m-%d}.csv"
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}"'})
+    out = io.StringIO()
+    SafeWriter(out).writerows(csv_rows(match, compute_sheet(match), match.names))
+    return Response(out.getvalue(), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{download_name(match, "csv")}"'})
 
 
 @bp.get("/backup.json")

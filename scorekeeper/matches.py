@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from typing import Any
 
@@ -30,6 +31,7 @@ from .forms import StepForm, match_form
 from .i18n import rule_message
 from .models import NAME_LENGTH, Match, Player, Seat
 from .pages import after_change, get_match, is_htmx, refuse, render_sheet, sheet_context
+from .records import wants_page
 from .rules import GAMES, RuleError
 from .scoring import Conflict, compute_sheet, redo, reopen, sheet_json, undo
 
@@ -175,9 +177,17 @@ def live(match_id: str):
 
 @bp.get("/matches/<match_id>.json")
 def show_json(match_id: str):
-    """The computed sheet as JSON."""
+    """The computed sheet as JSON; a browser gets it indented in a page linking the raw JSON."""
     match = get_match(match_id)
-    return jsonify(sheet_json(match, compute_sheet(match)))
+    data = sheet_json(match, compute_sheet(match))
+    if wants_page():
+        text = json.dumps(data, ensure_ascii=False, indent=2)
+        response = make_response(render_template("matches/json.html", match=match, text=text,
+                                                 game=GAMES[match.game]))
+    else:
+        response = jsonify(data)
+    response.vary.add("Accept")
+    return response
 
 
 def _step(match_id: str, action: Callable[..., Any]):

@@ -9,14 +9,15 @@ from flask_babel import force_locale
 from flask_babel import gettext as _
 
 from . import pdf
+from .cache import cache
 from .hands import game_modules
-from .models import NAME_LENGTH
+from .models import NAME_LENGTH, Match
 from .pages import get_match
+from .records import PORTRAIT_COLUMNS, download_language, download_name, printed_sheet
 from .rules import GAMES, Game, RuleError
 from .scoring import compute_sheet
 
 bp = Blueprint("sheets", __name__)
-PORTRAIT_COLUMNS = 6
 
 
 def render_pdf(html: str) -> bytes:
@@ -39,17 +40,24 @@ def options_in_force(game: Game, players: int, options: dict[str, Any]) -> list[
 
 @bp.get("/matches/<match_id>.pdf")
 def match_pdf(match_id: str):
-    """The match's score sheet as an A4 PDF, in the match's language."""
+    """The match's score sheet as an A4 PDF, in the language of whoever downloads it."""
     match = get_match(match_id)
+    lang = download_language()
+    data = cache("pdf").get((match.id, match.version, lang), lambda: _match_pdf(match, lang))
+    return pdf_response(data, download_name(match, "pdf"))
+
+
+def _match_pdf(match: Match, lang: str) -> bytes:
+    """The PDF of ``match`` in ``lang``: the paper sheet, without what only a screen does."""
     sheet = compute_sheet(match)
     game = GAMES[match.game]
-    with force_locale(match.lang):
+    with force_locale(lang):
         html = render_template(
             "pdf/match.html", match=match, sheet=sheet, game=game, names=match.names,
             landscape=len(match.seats) > PORTRAIT_COLUMNS,
-            options=options_in_force(game, len(match.seats), sheet.options))
-    name = f"{match.game}-{match.created_at:%Y-%m-%d}.pdf"
-    return pdf_response(render_pdf(html), name)
+            options=options_in_force(game, len(match.seats), sheet.options),
+            printed=printed_sheet(match, sheet, match.names), can_edit=lambda _id: False)
+    return render_pdf(html)
 
 
 @bp.get("/sheets")

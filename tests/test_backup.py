@@ -169,13 +169,17 @@ def test_history_records_entries_corrections_and_undo(table, client):
     corrected = table.sheet(match_id)["totals"]
     assert corrected != sheet["totals"]
     page = client.get(f"/matches/{match_id}/history").get_data(as_text=True)
-    assert len(re.findall(r"<li[ >]", page)) == 4 and "corrected" in page and "entered" in page
+    # Bids and tricks of the hand make one entry; the correction says what it changed.
+    assert len(re.findall(r"<li[ >]", page)) == 2
+    assert "Hand 1: Anna bid 0, Bruno 1; Anna 1 tricks, Bruno 1" in page
+    assert "Hand 1 corrected: Anna 0 tricks (was 1); Bruno 2 tricks (was 1)" in page
     # the correction itself can be undone
     assert table.post(f"/matches/{match_id}/undo",
                       {"version": table.sheet(match_id)["version"]}).status_code == 303
     assert table.sheet(match_id)["totals"] == sheet["totals"]
     page = client.get(f"/matches/{match_id}/history").get_data(as_text=True)
-    assert "(undone)" in page
+    assert "Hand 1: change undone: Anna 1 tricks (was 0); Bruno 1 tricks (was 2)" in page
+    assert page.count("undone later") == 1
 
 
 def test_migrations_keep_data_written_at_the_first_one(tmp_path):

@@ -57,16 +57,6 @@ def test_largest_pdf_is_landscape_with_numbered_pages(table, client):
         assert name in text
 
 
-def test_pdf_in_the_match_language(table, client):
-    client.set_cookie("lang", "it")
-    match_id = table.new_match("navawhist", ["Anna", "Bruno"])
-    text, _pages, _list = pdf_text(client.get(f"/matches/{match_id}.pdf"))
-    assert "Giocatori" in text
-    client.set_cookie("lang", "en")
-    text, _pages, _list = pdf_text(client.get(f"/matches/{match_id}.pdf"))
-    assert "Giocatori" in text
-
-
 @pytest.mark.parametrize("players", [2, 4, 10])
 def test_blank_navawhist_sheet_has_the_schedule(client, players):
     text, pages, _list = pdf_text(client.get(

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import comb
+from math import comb, sqrt
 from typing import Any
 
 from .cards import Card, parse_cards
@@ -117,16 +117,58 @@ class Stats:
     current_streak: int
     mean: Fraction | None
     counts: tuple[int, ...]
+    placed: int = 0
 
     def as_dict(self) -> dict[str, Any]:
         """JSON-able values: fractions as floats (None before the first deal)."""
+        interval = win_interval(self.wins, self.deals)
         return {
             "deals": self.deals, "wins": self.wins,
             "win_rate": None if self.win_rate is None else float(self.win_rate),
             "best_streak": self.best_streak, "current_streak": self.current_streak,
             "mean": None if self.mean is None else float(self.mean),
-            "counts": list(self.counts),
+            "counts": list(self.counts), "placed": self.placed,
+            "interval": None if interval is None else list(interval),
+            "verdict": verdict(self.wins, self.deals),
         }
+
+
+Z95 = 1.959964  # the normal quantile of a two-sided 95% interval
+# The normal approximation behind the interval holds once both wins and losses are expected
+# at least five times: with odds of 1 in 10, after 50 deals.
+MIN_EXPECTED = 5
+
+
+def win_interval(wins: int, deals: int) -> tuple[float, float] | None:
+    """The 95% (Wilson score) interval of the true win rate after ``wins`` in ``deals``.
+
+    >>> low, high = win_interval(5, 50)
+    >>> round(low, 3), round(high, 3)
+    (0.043, 0.214)
+    >>> win_interval(0, 0) is None
+    True
+    """
+    if deals <= 0:
+        return None
+    rate, z2 = wins / deals, Z95 * Z95
+    centre = (rate + z2 / (2 * deals)) / (1 + z2 / deals)
+    half = Z95 * sqrt(rate * (1 - rate) / deals + z2 / (4 * deals * deals)) / (1 + z2 / deals)
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def verdict(wins: int, deals: int) -> str:
+    """How the observed win rate compares with the exact odds: ``"few"`` while too few deals
+    were played to tell, else ``"within"``, ``"above"`` or ``"below"`` the 95% interval.
+
+    >>> verdict(2, 10), verdict(5, 50), verdict(20, 60), verdict(0, 60)
+    ('few', 'within', 'above', 'below')
+    """
+    p = float(WIN_PROBABILITY)
+    interval = win_interval(wins, deals)
+    if interval is None or min(deals * p, deals * (1 - p)) < MIN_EXPECTED:
+        return "few"
+    low, high = interval
+    return "below" if high < p else "above" if low > p else "within"
 
 
 def _placed(value: Any, seat: int | None = None) -> int:
@@ -154,6 +196,7 @@ def statistics(placed: Sequence[Any]) -> Stats:
         deals=deals, wins=wins, win_rate=Fraction(wins, deals) if deals else None,
         best_streak=best, current_streak=streak,
         mean=Fraction(sum(values), deals) if deals else None, counts=tuple(counts),
+        placed=sum(values),
     )
 
 

@@ -14,6 +14,7 @@ import random
 import re
 import shutil
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -431,7 +432,17 @@ def bench_limits(client) -> list[tuple[str, str, str]]:
              f"{ms(median(imports))} ({len(backup) / 1024:.0f} KB file)", "< 2 s")]
 
 
+def machine() -> str:
+    """The processor, its cores and the memory, as /proc tells them."""
+    cpu = next((line.split(":", 1)[1].strip() for line in
+                Path("/proc/cpuinfo").read_text().splitlines()
+                if line.startswith("model name")), "unknown processor")
+    memory = int(Path("/proc/meminfo").read_text().split()[1]) / 2**20
+    return f"{cpu}, {os.cpu_count()} cores, {memory:.0f} GiB"
+
+
 def main() -> None:
+    load_before = os.getloadavg()[0]
     directory = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
     try:
         path = directory / "bench.db"
@@ -448,8 +459,10 @@ def main() -> None:
                      lambda: bench_cold_start(directory, path)):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
-        print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {os.cpu_count()} cores, "
-              f"Python {sys.version.split()[0]}, SQLite; medians of {RUNS} runs")
+        print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {machine()}, "
+              f"Python {sys.version.split()[0]}, SQLite {sqlite3.sqlite_version}; medians of "
+              f"{RUNS} runs unless a row says otherwise; load average before the run "
+              f"{load_before:.1f}")
         for index, row in enumerate(rows):
             print("| " + " | ".join(c.ljust(w) for c, w in zip(row, widths, strict=True)) + " |")
             if index == 0:

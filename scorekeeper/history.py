@@ -199,7 +199,8 @@ def grouped(changes: Sequence[Change]) -> list[list[Change]]:
     groups: list[list[Change]] = []
     for change in changes:
         last = groups[-1][-1] if groups else None
-        if last is not None and change.kind == last.kind and change.kind in ("enter", "undo") \
+        if last is not None and change.kind == last.kind \
+                and change.kind in ("enter", "undo", "redo") \
                 and change.number == last.number and change.undone == last.undone:
             groups[-1].append(change)
         else:
@@ -242,6 +243,9 @@ def entries(game: str, names: Sequence[str], sides: Sequence[Sequence[int]],
                 sentence = _("%(hand)s: change undone: %(facts)s", hand=hand,
                              facts="; ".join(wording.changes(first.old, last.new)))
             undone_numbers.add(first.number)
+        elif last.kind == "redo":
+            facts = wording.changes(first.old, last.new) or wording.facts(last.new)
+            sentence = _("%(hand)s: redone: %(facts)s", hand=hand, facts="; ".join(facts))
         elif last.kind == "correct":
             facts = wording.changes(first.old, last.new) or [_("nothing changed")]
             sentence = _("%(hand)s corrected: %(facts)s", hand=hand, facts="; ".join(facts))
@@ -255,3 +259,26 @@ def entries(game: str, names: Sequence[str], sides: Sequence[Sequence[int]],
                          last.created_at.replace(tzinfo=UTC).isoformat(),
                          all(c.undone for c in group), wording.table(first.old, last.new)))
     return out[::-1]
+
+
+def step_labels(game: str, names: Sequence[str], sides: Sequence[Sequence[int]],
+                undoable: Change | None, redoable: Change | None) -> tuple[str | None, str | None]:
+    """What Undo and Redo would take back, in words ("Undo: Anna bid 2", "Redo: Hand 4");
+    None where there is nothing to take back."""
+    wording = Wording(game, names, sides)
+
+    def said(change: Change | None, before: Any, after: Any, template: str) -> str | None:
+        if change is None:
+            return None
+        if not after:
+            facts = []
+        else:
+            facts = wording.changes(before, after) if before else wording.facts(after)
+        what = facts[0] if len(facts) == 1 else _(NUMBERED.get(game, N_("Hand %(n)s")),
+                                                  n=change.number)
+        return _(template, what=what)
+
+    return (said(undoable, undoable and undoable.old, undoable and undoable.new,
+                 N_("Undo: %(what)s")),
+            said(redoable, redoable and redoable.new, redoable and redoable.old,
+                 N_("Redo: %(what)s")))

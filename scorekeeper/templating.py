@@ -12,6 +12,7 @@ from markupsafe import Markup
 from .access import can_edit
 from .cache import cache
 from .charts import running_chart
+from .history import step_labels
 from .models import Match
 from .pages import render_compact
 from .rules import GAMES, Event
@@ -61,10 +62,15 @@ def extract(index: int, container: Any) -> Any:
     return container[index]
 
 
+def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
+    """The words of the Undo and Redo buttons of ``match`` (None: no such button)."""
+    return step_labels(match.game, match.names, sheet.columns, *steps(match))
+
+
 def init_app(app: Flask) -> None:
     """Make the globals and the filter available to every template of ``app``."""
     for function in (sheet_block, leaders_of, ranking_of, error_messages, running_chart,
-                     can_edit, steps):
+                     can_edit, undo_redo):
         app.add_template_global(function)
     app.add_template_global(Event, "Event")
     app.add_template_global(SUIT_NAMES, "SUIT_NAMES")

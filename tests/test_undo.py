@@ -117,3 +117,20 @@ def test_a_bid_costs_the_same_queries_at_hand_one_and_hand_ten(table, queries):
     # the JSON's version and match; the bid's match, seats and hands; the version claimed;
     # the hand and the change written
     assert counts[0] <= 12, queries
+
+
+def test_the_buttons_say_what_they_take_back_and_the_history_says_it_was_redone(table, client):
+    match_id = table.new_match("navawhist", NAMES, hook=False)
+    bidder = table.sheet(match_id)["next"]["info"]["bidder"]
+    assert table.bid(match_id, 1).status_code == 303
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f"Undo: {NAMES[bidder]} bid 1" in page and "Redo:" not in page
+    assert step(table, match_id, "undo").status_code == 303
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f"Redo: {NAMES[bidder]} bid 1" in page and "Undo:" not in page
+    assert step(table, match_id, "redo").status_code == 303
+    history = client.get(f"/matches/{match_id}/history").get_data(as_text=True)
+    assert "Hand 1: redone: " in history and f"{NAMES[bidder]} bid 1" in history
+    table.post("/lang/it", {})
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f"Annulla: {NAMES[bidder]}" in page

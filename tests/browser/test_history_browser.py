@@ -31,7 +31,7 @@ def play_corrected_and_undone(table) -> str:
     data = {"version": sheet["version"], "number": 1, "trump": "♥"}
     data.update({f"bids-{i}": b for i, b in enumerate([1, 0, 0, 1])})
     data.update({f"values-{i}": t for i, t in enumerate([0, 0, 0, 1])})
-    assert table.post(f"/matches/{match_id}/hands/1/edit", data).status_code == 303
+    assert table.post(f"/matches/{match_id}/navawhist/1/edit", data).status_code == 303
     table.play_navawhist(match_id, [0, 1, 1, 0], [1, 1, 1, 0])
     for _bid_or_tricks in range(5):  # the tricks, then each of the four bids
         sheet = table.sheet(match_id)

@@ -21,11 +21,17 @@ BUDGET = 4 * 1024 * 1024  # bytes a cache may hold, unless its app config says o
 
 
 def weigh(value: Any) -> int:
-    """The bytes ``value`` holds, roughly: its own size and that of what it contains.
+    """The bytes ``value`` holds, roughly: text and bytes by their length; a value that says
+    its own weight (``weight()``, as a cached page does) by that; anything else by its own
+    size and that of what it contains, walked once.
 
     >>> weigh("a" * 1000) >= 1000, weigh(("x" * 100, [1, 2])) > weigh("x" * 100)
     (True, True)
     """
+    if isinstance(value, str | bytes):
+        return sys.getsizeof(value)
+    if hasattr(value, "weight"):
+        return value.weight()
     seen: set[int] = set()
     total = 0
     stack = [value]
@@ -50,8 +56,9 @@ def weigh(value: Any) -> int:
 class LRU:
     """A thread-safe least-recently-used map holding at most ``budget`` bytes."""
 
-    def __init__(self, budget: int = BUDGET) -> None:
+    def __init__(self, budget: int = BUDGET, weight: Callable[[Any], int] = weigh) -> None:
         self.budget = budget
+        self.weight = weight
         self.used = 0
         self.entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.lock = threading.Lock()
@@ -69,7 +76,7 @@ class LRU:
     def put(self, key: Hashable, value: Any) -> None:
         """Keep ``value`` under ``key``, forgetting the least recently used beyond the budget.
         A value larger than the whole budget is not kept."""
-        size = weigh(value)
+        size = self.weight(value)
         with self.lock:
             if key in self.entries:
                 self.used -= self.entries.pop(key)[1]
@@ -86,10 +93,11 @@ class LRU:
             self.used = 0
 
 
-def cache(name: str) -> LRU:
-    """The app's cache called ``name``, its budget from ``CACHE_BUDGETS`` in the config."""
+def cache(name: str, weight: Callable[[Any], int] = weigh) -> LRU:
+    """The app's cache called ``name``, its budget from ``CACHE_BUDGETS`` in the config;
+    ``weight`` estimates the bytes of a value (walking it whole by default)."""
     caches = current_app.extensions.setdefault("scorekeeper.caches", {})
     if name not in caches:
         budgets = current_app.config.get("CACHE_BUDGETS", {})
-        caches[name] = LRU(budgets.get(name, BUDGET))
+        caches[name] = LRU(budgets.get(name, BUDGET), weight)
     return caches[name]

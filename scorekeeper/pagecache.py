@@ -47,6 +47,10 @@ class SharedPage:
                          for index, part in enumerate(self.parts)]
         self.status = status
 
+    def weight(self) -> int:
+        """The bytes this page holds in a cache."""
+        return sum(map(len, self.parts)) + sum(map(len, self.deflated))
+
     def body(self, token: bytes) -> bytes:
         return token.join(self.parts)
 

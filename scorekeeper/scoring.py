@@ -23,13 +23,24 @@ class Conflict(Exception):
     """The match changed since the form was shown (another phone, a double tap)."""
 
 
+def sheet_weight(sheet: Sheet) -> int:
+    """The bytes a cached sheet holds, estimated from its size without walking it: a row
+    and player holds about 100 bytes of small objects."""
+    return 2048 + 100 * len(sheet.rows) * (sheet.players + 2)
+
+
+def sheets() -> Any:
+    """The cache of computed sheets, by match and version."""
+    return cache("sheets", sheet_weight)
+
+
 def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None) -> Sheet:
     """The match's sheet, from its stored hands (cached by version) or from ``hands``."""
     game = GAMES[match.game]
     if hands is not None:
         return game.build_sheet(len(match.seats), hands, first_dealer=match.first_dealer,
                                 **match.options)
-    return cache("sheets").get((match.id, match.version), lambda: compute_sheet(
+    return sheets().get((match.id, match.version), lambda: compute_sheet(
         match, [h.data for h in match.hands]))
 
 
@@ -93,7 +104,7 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
     except IntegrityError:
         db.session.rollback()
         raise Conflict from None
-    cache("sheets").put((match.id, version), sheet)
+    sheets().put((match.id, version), sheet)
     return sheet
 
 

@@ -81,7 +81,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         proxies = app.config["PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
 
-    from . import access, assets, backup, errors, i18n, matches, security, sheets
+    from . import access, assets, backup, errors, i18n, matches, security, sheets, tables
     from .db import db, migrate
     from .forms import csrf
     from .hands import blueprints as hand_blueprints
@@ -94,6 +94,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     errors.init_app(app)
     assets.init_app(app)
     app.register_blueprint(access.bp)
+    app.register_blueprint(tables.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(sheets.bp)
     backup.init_app(app)

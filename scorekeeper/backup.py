@@ -1,8 +1,10 @@
-"""Nothing lost: a match's history, its CSV, and backups of a whole instance.
+"""Nothing lost: a match's history, its CSV, and backups of tables or a whole instance.
 
-A backup is JSON holding every match a browser may edit (or, from the command line, every
-match): its players, options and the raw inputs of each hand. Importing checks each match
-with the rules engine and adds the ones this instance does not have yet.
+A backup is JSON holding the tables of a phone (or, from the command line, every table with
+its phones): each table's secret, which proves membership, and its matches with their
+players, options and the raw inputs of each hand. Importing checks each match with the
+rules engine and adds the ones this instance does not have yet; a match whose address is
+taken by another is added as a copy under a new address (see table_backup).
 """
 
 from __future__ import annotations
@@ -20,14 +22,15 @@ from sqlalchemy import select
 from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
-from .access import editable_ids, grant
 from .db import db
 from .forms import PLACE_LENGTH, printable
 from .matches import get_match, sheet_context
-from .models import NAME_LENGTH, Change, Hand, Match, Player, Seat
+from .models import NAME_LENGTH, Change, Hand, Match, Seat, name_key, new_match_id
 from .rules import GAMES
 from .scoring import compute_sheet
 from .security import MATCH_ID
+from .table_backup import Targets, my_table_ids, table_entries
+from .tables import seat_players
 
 bp = Blueprint("backup", __name__)
 FORMAT = "scorekeeper-backup"
@@ -39,19 +42,22 @@ def _time(value: datetime) -> str:
     return value.isoformat()
 
 
-def export_matches(ids: list[str] | None) -> dict[str, Any]:
-    """Every match (``ids`` None) or the listed ones, as JSON-able data."""
+def export_matches(table_ids: list[str] | None, *, phones: bool = False) -> dict[str, Any]:
+    """Every table (``table_ids`` None) or the listed ones with their matches, as JSON-able
+    data; with ``phones``, the phones of each table too."""
     query = select(Match).options(selectinload(Match.hands)).order_by(Match.created_at)
-    if ids is not None:
-        query = query.where(Match.id.in_(ids))
+    if table_ids is not None:
+        query = query.where(Match.table_id.in_(table_ids))
     matches = db.session.scalars(query).all()
     changes: dict[str, list[Change]] = {}
     if matches:
         for change in db.session.scalars(select(Change).where(
                 Change.match_id.in_([m.id for m in matches])).order_by(Change.id)):
             changes.setdefault(change.match_id, []).append(change)
-    return {"format": FORMAT, "version": 1, "matches": [{
-        "id": m.id, "game": m.game, "options": m.options, "first_dealer": m.first_dealer,
+    tables = table_entries(table_ids, phones=phones)
+    return {"format": FORMAT, "version": 2, "tables": tables, "matches": [{
+        "id": m.id, "table": m.table_id, "game": m.game, "options": m.options,
+        "first_dealer": m.first_dealer,
         "place": m.place, "lang": m.lang, "finished": m.finished, "locked": m.locked,
         "created_at": _time(m.created_at), "updated_at": _time(m.updated_at),
         "players": m.names,
@@ -67,22 +73,25 @@ class BackupError(ValueError):
     """The file is not a backup this app can read."""
 
 
-def import_matches(data: Any) -> tuple[list[str], int, list[str]]:
-    """Add the backup's matches this instance lacks: (added ids, skipped, problems)."""
+def import_matches(data: Any, *, join: bool = False,
+                   copies: list[tuple[str, str]] | None = None,
+                   ) -> tuple[list[str], int, list[str]]:
+    """Add the backup's tables and matches this instance lacks: (added ids, skipped,
+    problems). With ``join`` this phone becomes a member of the backup's tables; a match
+    added as a copy under a new id is appended to ``copies`` as (old id, new id)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT \
             or not isinstance(data.get("matches"), list):
         raise BackupError(_("This file is not a Scorekeeper backup."))
     added, skipped, problems = [], 0, []
-    players = {p.name.casefold(): p for p in db.session.scalars(select(Player))}
+    targets = Targets(data.get("tables"))
     for entry in data["matches"]:
         savepoint = db.session.begin_nested()
         try:
-            match = _match_from(entry, players)
+            match = _match_from(entry, targets)
             savepoint.commit()
         except (KeyError, TypeError, ValueError, AttributeError, SQLAlchemyError) as error:
             # RuleError is a ValueError: the rules refused the match's hands.
             savepoint.rollback()
-            players = {p.name.casefold(): p for p in db.session.scalars(select(Player))}
             name = entry.get("id", "?") if isinstance(entry, dict) else "?"
             problems.append(f"{str(name)[:40]}: {str(error)[:200]}")
             continue
@@ -90,6 +99,9 @@ def import_matches(data: Any) -> tuple[list[str], int, list[str]]:
             skipped += 1
             continue
         added.append(match.id)
+        if match.id != entry["id"] and copies is not None:
+            copies.append((entry["id"], match.id))
+    targets.finish(join=join)
     db.session.commit()
     return added, skipped, problems
 
@@ -113,31 +125,33 @@ def _when(value: Any) -> datetime:
     return datetime.fromisoformat(_text(value, 40, "date"))
 
 
-def _match_from(entry: dict[str, Any], players: dict[str, Player]) -> Match | None:
+def _match_from(entry: dict[str, Any], targets: Targets) -> Match | None:
     """A new Match from one backup entry, every field checked and the hands checked by the
-    rules; None if this instance has it already."""
+    rules; None if this instance has it already in the same table, a copy under a new id
+    when another match has its id."""
     match_id = _text(entry["id"], 24, "id")
     if not MATCH_ID.fullmatch(match_id):
         raise ValueError(_("bad %(what)s", what="id"))
-    if db.session.get(Match, match_id) is not None:
-        return None
     if entry["game"] not in GAMES:
         raise ValueError(_("unknown game"))
     game = GAMES[entry["game"]]
     names = [_text(n, NAME_LENGTH, "name").strip() for n in entry["players"]]
-    if len({n.casefold() for n in names}) != len(names):
+    if len({name_key(n) for n in names}) != len(names):
         raise ValueError(_("a player is in this match twice"))
+    table, proven = targets.table_of(entry.get("table"), names)
+    existing = db.session.get(Match, match_id)
+    if existing is not None and proven and existing.table_id == table.id:
+        return None
+    if existing is not None:
+        match_id = new_match_id()
     options = game.clean_options(len(names), dict(entry["options"]))
     place = entry.get("place")
-    match = Match(id=match_id, game=game.key, options=options,
+    match = Match(id=match_id, table_id=table.id, game=game.key, options=options,
                   first_dealer=_whole(entry["first_dealer"], 0, len(names) - 1, "first dealer"),
                   place=None if place is None else _text(place, PLACE_LENGTH, "place"),
                   lang=entry.get("lang") if entry.get("lang") in ("en", "it") else "en",
                   created_at=_when(entry["created_at"]), updated_at=_when(entry["updated_at"]))
-    for seat, name in enumerate(names):
-        player = players.get(name.casefold())
-        if player is None:
-            player = players[name.casefold()] = Player(name=name)
+    for seat, player in enumerate(seat_players(table, names)):
         match.seats.append(Seat(seat=seat, player=player))
     hands = sorted(entry["hands"], key=lambda h: _whole(h["number"], 1, 10_000, "hand"))
     if [h["number"] for h in hands] != list(range(1, len(hands) + 1)):
@@ -193,8 +207,8 @@ def match_csv(match_id: str):
 
 @bp.get("/backup.json")
 def backup_json():
-    """The matches this browser may edit (every match on an open install), as a file."""
-    data = json.dumps(export_matches(editable_ids()), ensure_ascii=False, indent=1)
+    """This phone's tables with their matches (every table on an open install), as a file."""
+    data = json.dumps(export_matches(my_table_ids()), ensure_ascii=False, indent=1)
     return Response(data, mimetype="application/json", headers={
         "Content-Disposition": 'attachment; filename="scorekeeper-backup.json"'})
 
@@ -216,13 +230,13 @@ def restore():
                 data = json.loads(raw)
             except (UnicodeDecodeError, json.JSONDecodeError):
                 raise BackupError(_("This file is not a Scorekeeper backup.")) from None
-            added, skipped, problems = import_matches(data)
+            copies: list[tuple[str, str]] = []
+            added, skipped, problems = import_matches(data, join=True, copies=copies)
         except BackupError as error:
             db.session.rollback()
             return render_template("backup.html", error=str(error)), 422
-        for match_id in added:
-            grant(match_id)
-        result = {"added": len(added), "skipped": skipped, "problems": problems}
+        result = {"added": len(added), "skipped": skipped, "problems": problems,
+                  "copies": copies}
     return render_template("backup.html", result=result), status
 
 
@@ -233,15 +247,15 @@ def init_app(app: Flask) -> None:
     @app.cli.command("export")
     @click.argument("file", type=click.File("w", encoding="utf-8"))
     def export_command(file) -> None:
-        """Write every match and player of this instance to FILE."""
-        data = export_matches(None)
+        """Write every table of this instance, with its phones, players and matches, to FILE."""
+        data = export_matches(None, phones=True)
         json.dump(data, file, ensure_ascii=False, indent=1)
         click.echo(f"{len(data['matches'])} matches exported.")
 
     @app.cli.command("import")
     @click.argument("file", type=click.File("r", encoding="utf-8"))
     def import_command(file) -> None:
-        """Add the matches of the backup FILE that this instance does not have yet."""
+        """Add the tables and matches of the backup FILE that this instance does not have yet."""
         try:
             added, skipped, problems = import_matches(json.load(file))
         except (BackupError, json.JSONDecodeError) as error:

@@ -81,7 +81,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         proxies = app.config["PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)
 
-    from . import access, assets, backup, errors, i18n, matches, security, sheets, tables
+    from . import access, assets, backup, errors, i18n, matches, security, sheets, stats, tables
     from .db import db, migrate
     from .forms import csrf
     from .hands import blueprints as hand_blueprints
@@ -95,6 +95,7 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     assets.init_app(app)
     app.register_blueprint(access.bp)
     app.register_blueprint(tables.bp)
+    app.register_blueprint(stats.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(sheets.bp)
     backup.init_app(app)

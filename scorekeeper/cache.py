@@ -24,6 +24,19 @@ class LRU:
         self.entries: OrderedDict[Hashable, Any] = OrderedDict()
         self.lock = threading.Lock()
 
+    def peek(self, key: Hashable) -> Any:
+        """The value for ``key``, or None; it is not made."""
+        with self.lock:
+            return self.entries.get(key)
+
+    def put(self, key: Hashable, value: Any) -> None:
+        """Store ``value`` for ``key``."""
+        with self.lock:
+            self.entries[key] = value
+            self.entries.move_to_end(key)
+            while len(self.entries) > self.size:
+                self.entries.popitem(last=False)
+
     def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """The value for ``key``, made (outside the lock) when missing."""
         with self.lock:
@@ -38,9 +51,9 @@ class LRU:
         return value
 
 
-def cache(name: str) -> LRU:
-    """The app's cache called ``name``."""
+def cache(name: str, size: int = SIZE) -> LRU:
+    """The app's cache called ``name`` (of ``size`` entries when it is made)."""
     caches = current_app.extensions.setdefault("scorekeeper.caches", {})
     if name not in caches:
-        caches[name] = LRU()
+        caches[name] = LRU(size)
     return caches[name]

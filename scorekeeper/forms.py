@@ -14,7 +14,7 @@ from wtforms.fields.choices import SelectChoice
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
-from .models import NAME_LENGTH
+from .models import NAME_LENGTH, name_key
 from .rules import Game
 from .rules.cards import SUITS
 
@@ -108,9 +108,9 @@ class MatchForm(FlaskForm):
             if len(name) > NAME_LENGTH:
                 raise ValidationError(_l("%(name)s: a name has at most %(n)s characters.",
                                          name=name[:NAME_LENGTH] + "…", n=NAME_LENGTH))
-        folded = [n.casefold() for n in names]
+        folded = [name_key(n) for n in names]
         for name in names:
-            if folded.count(name.casefold()) > 1:
+            if folded.count(name_key(name)) > 1:
                 raise ValidationError(_l("%(name)s is in this match twice.", name=name))
         if not self.game.min_players <= len(names) <= self.game.max_players:
             raise ValidationError(_l("%(game)s is played by %(low)s to %(high)s players.",

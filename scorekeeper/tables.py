@@ -42,9 +42,10 @@ from .models import (
     name_key,
 )
 from .rules import GAMES
-from .scoring import compute_sheet
+from .scoring import bump_table, compute_sheet
 
 bp = Blueprint("tables", __name__)
+bp.add_app_template_filter(name_key)  # the one comparison of player names, for templates too
 PAGE = 10  # matches a page of a table's list shows
 HOME_TABLES = 10  # tables the home page shows, latest activity first
 TABLE_NAME_LENGTH = 60
@@ -63,8 +64,10 @@ def get_table(table_id: str) -> Table:
 
 @bp.before_app_request
 def seen() -> None:
-    """Note when each phone was last seen (at most once every few minutes)."""
-    touch()
+    """Note when each phone was last seen (at most once every few minutes); static files
+    leave the session alone."""
+    if request.endpoint != "static":
+        touch()
 
 
 def page_number() -> int:
@@ -264,3 +267,30 @@ def join_table(token: str):
     if _match_of(table, match_id):
         return redirect(url_for("matches.show", match_id=match_id), 303)
     return redirect(url_for("tables.show", table_id=table.id), 303)
+
+
+@bp.post("/matches/<match_id>/rematch")
+def rematch(match_id: str):
+    """A new match with the same players, seats and options; the next player deals first."""
+    old = db.get_or_404(Match, match_id, description=_("There is no such match."))
+    match = Match(table_id=old.table_id, game=old.game, options=dict(old.options),
+                  first_dealer=(old.first_dealer + 1) % len(old.seats), place=old.place,
+                  lang=old.lang)
+    match.seats = [Seat(seat=s.seat, player_id=s.player_id) for s in old.seats]
+    db.session.add(match)
+    bump_table(old.table_id)
+    db.session.commit()
+    return redirect(url_for("matches.show", match_id=match.id), 303)
+
+
+@bp.route("/matches/<match_id>/delete", methods=["GET", "POST"])
+def delete_match(match_id: str):
+    """Ask, then delete the match and its history; the table's statistics follow."""
+    match = db.get_or_404(Match, match_id, description=_("There is no such match."))
+    if request.method == "GET":
+        return render_template("tables/delete.html", match=match, games=GAMES)
+    table_id = match.table_id
+    db.session.delete(match)
+    bump_table(table_id)
+    db.session.commit()
+    return redirect(url_for("tables.show", table_id=table_id), 303)

@@ -94,6 +94,8 @@ FIELDS: dict[str, list[str]] = {
     "tables.invite": ["match"],
     "tables.remove_phone": [],
     "tables.join_table": [],
+    "tables.rematch": [],
+    "tables.delete_match": [],
 }
 FIELDS["quarantotto.edit"] = FIELDS["quarantotto.enter"]
 FIELDS["scala40.edit"] = FIELDS["scala40.enter"]

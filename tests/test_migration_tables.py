@@ -79,12 +79,15 @@ def test_old_cookies_become_membership_of_the_matches_tables(tmp_path):
         for match_id in MATCHES:
             status = phone.bid(match_id, 0).status_code
             assert status == (303 if match_id in may else 403), (match_id, status)
+    # new players after the move (their ids follow the copied ones)
+    assert fresh.new_match("navawhist", ["Anna", "Zeno"])
+    assert both.new_match("navawhist", ["Bruno", "Yann"])
 
     with app.app_context():
         db.session.remove()
         downgrade(revision=BEFORE_TABLES)
         names = db.session.execute(text("SELECT name FROM players ORDER BY name")).scalars()
-        assert list(names) == ["Anna", "Bruno", "Carla"]
+        assert list(names) == ["Anna", "Bruno", "Carla", "Yann", "Zeno"]  # one per name
         db.session.remove()
         upgrade()
         db.session.remove()

@@ -114,6 +114,8 @@ def _move_matches_into_tables(connection):
                      sa.column('player_id', sa.Integer))
     names = {row.id: (row.name, row.created_at) for row in connection.execute(
         sa.select(players.c.id, players.c.name, players.c.created_at)).all()}
+    # New ids follow the old ones (a sequence need not know ids inserted by hand).
+    next_id = max(names, default=0) + 1
     for match in connection.execute(sa.select(matches.c.id, matches.c.version,
                                               matches.c.created_at, matches.c.updated_at)
                                     .order_by(matches.c.created_at, matches.c.id)).all():
@@ -130,14 +132,18 @@ def _move_matches_into_tables(connection):
                            .values(table_id=table_id))
         for s in match_seats:
             name, created = names[s.player_id]
-            player_id = connection.execute(players.insert().values(
-                name=name, key=_key(name), table_id=table_id, created_at=created)
-                .returning(players.c.id)).scalar_one()
+            connection.execute(players.insert().values(
+                id=next_id, name=name, key=_key(name), table_id=table_id, created_at=created))
             connection.execute(seats.update().where(seats.c.match_id == match.id,
                                                     seats.c.seat == s.seat)
-                               .values(player_id=player_id))
+                               .values(player_id=next_id))
+            next_id += 1
     # The instance-wide list is gone: a player now belongs to the tables that played.
     connection.execute(players.delete().where(players.c.table_id.is_(None)))
+    if connection.dialect.name == "postgresql":
+        connection.execute(sa.text(
+            "SELECT setval(pg_get_serial_sequence('players', 'id'),"
+            " (SELECT COALESCE(MAX(id), 0) + 1 FROM players), false)"))
 
 
 def downgrade():

@@ -193,7 +193,7 @@ def name_phone(table_id: str):
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 
-@bp.post("/tables/<table_id>/phones/<int:device_id>/remove")
+@bp.post("/tables/<table_id>/phones/<int(max=2147483647):device_id>/remove")
 def remove_phone(table_id: str, device_id: int):
     """Take a phone off the table: from its next request on it may change nothing."""
     table = get_table(table_id)

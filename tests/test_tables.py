@@ -121,6 +121,12 @@ def test_the_table_page_lists_its_phones_and_removes_one_at_once(app, table):
     assert table.bid(match_id, 0).status_code == 303
 
 
+def test_a_phone_number_out_of_range_is_not_found(app, table):
+    table_id = table_of(table, table.new_match("navawhist", NAMES))
+    assert table.post(f"/tables/{table_id}/phones/{10**12}/remove", {}).status_code == 404
+    assert table.post(f"/tables/{table_id}/phones/12345/remove", {}).status_code == 303
+
+
 def test_names_are_checked(app, table):
     table_id = table_of(table, table.new_match("navawhist", NAMES))
     too_long = table.post(f"/tables/{table_id}/name", {"name": "x" * 61})

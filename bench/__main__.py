@@ -27,8 +27,8 @@ from pathlib import Path
 
 from scorekeeper import create_app
 from scorekeeper.db import db, upgrade
-from scorekeeper.models import Hand, Match, Player, Seat
-from scorekeeper.rules import navawhist
+from scorekeeper.models import Hand, Match, Player, Seat, Table, name_key
+from scorekeeper.rules import GAMES, navawhist
 
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Ugo", "Irene", "Luca"]
@@ -60,8 +60,10 @@ def legal_hands(players: int, count: int, rng: random.Random) -> list[dict]:
     return hands
 
 
-def add_match(players: list[Player], hands: list[dict]) -> Match:
-    match = Match(game="navawhist", options={"hook": True}, first_dealer=0)
+def add_match(players: list[Player], hands: list[dict], game: str = "navawhist",
+              options: dict | None = None) -> Match:
+    match = Match(game=game, options={"hook": True} if options is None else options,
+                  first_dealer=0, table_id=players[0].table_id)
     for seat, player in enumerate(players):
         match.seats.append(Seat(seat=seat, player=player))
     for number, data in enumerate(hands, start=1):
@@ -73,8 +75,7 @@ def add_match(players: list[Player], hands: list[dict]) -> Match:
 def populate(app, matches: int, rng: random.Random) -> str:
     """``matches`` matches; the first is the largest sheet (10 players, 20 hands played)."""
     with app.app_context():
-        players = [Player(name=n) for n in NAMES]
-        db.session.add_all(players)
+        players = table_players()
         largest = add_match(players, legal_hands(10, 20, rng))
         db.session.flush()
         largest_id = largest.id
@@ -90,6 +91,80 @@ def populate(app, matches: int, rng: random.Random) -> str:
 def match_ids(app, count: int) -> list[str]:
     with app.app_context():
         return list(db.session.scalars(db.select(Match.id).limit(count)))
+
+
+def table_players() -> list[Player]:
+    """A new table and its ten players."""
+    table = Table(name="Bench")
+    db.session.add(table)
+    db.session.flush()
+    players = [Player(name=n, key=name_key(n), table_id=table.id) for n in NAMES]
+    db.session.add_all(players)
+    db.session.flush()
+    return players
+
+
+def finished_fortyfive(rng: random.Random) -> list[dict]:
+    """The hands of a finished Forty-Five match of four players, tricks taken at random."""
+    hands: list[dict] = []
+    while not GAMES["fortyfive"].build_sheet(4, hands, **FORTYFIVE).finished:
+        winners = [rng.randrange(4) for _trick in range(5)]
+        hands.append({"trick_winners": winners, "bonus_seat": rng.choice(winners)})
+    return hands
+
+
+FORTYFIVE = {"target": 45, "jink": False, "three_pairs": False}
+
+
+def bench_stats(directory: Path) -> list[tuple[str, str, str]]:
+    """The statistics page of a table of 1,000 finished matches: cached; after a change to
+    the latest match (every other match's facts and ratings kept); and from nothing."""
+    app = make_app(directory / "stats.db")
+    rng = random.Random(7)
+    with app.app_context():
+        players = table_players()[:8]
+        table_id = players[0].table_id
+        for _i in range(1000):
+            add_match(rng.sample(players, 4), finished_fortyfive(rng), "fortyfive",
+                      dict(FORTYFIVE))
+        db.session.commit()
+        latest = db.session.scalars(db.select(Match.id).order_by(Match.created_at.desc(),
+                                                                 Match.id.desc())).first()
+    client = app.test_client()
+    url = f"/tables/{table_id}/stats"
+    cached = timed(lambda: ok(client, url))
+
+    changed = []
+    for _run in range(10):
+        with app.app_context():  # a new hand in the latest match, outside the timing
+            db.session.execute(db.update(Match).where(Match.id == latest).values(
+                version=Match.version + 1))
+            db.session.execute(db.update(Table).where(Table.id == table_id).values(
+                version=Table.version + 1))
+            db.session.commit()
+        start = time.perf_counter()
+        ok(client, url)
+        changed.append(time.perf_counter() - start)
+
+    def cold():
+        app.extensions.get("scorekeeper.caches", {}).clear()
+        ok(client, url)
+
+    empty = timed(cold, runs=5)
+    sheet_app = make_app(directory / "sheet.db")
+    sheet_id = populate(sheet_app, 2, random.Random(1))
+    sheet_client = sheet_app.test_client()
+
+    def fresh_sheet():
+        sheet_app.extensions.get("scorekeeper.caches", {}).clear()
+        ok(sheet_client, f"/matches/{sheet_id}")
+
+    sheet = median(timed(fresh_sheet))
+    return [("7. Statistics, 1,000 matches, cached", ms(median(cached)), "< 50 ms"),
+            ("   after a change, vs a sheet's first render",
+             f"{ms(median(changed))} / {ms(sheet)} = {median(changed) / sheet:.1f}x",
+             "<= 10x"),
+            ("   from empty caches (a new worker)", ms(median(empty)), "")]
 
 
 def timed(call: Callable[[], object], runs: int = RUNS) -> list[float]:
@@ -141,7 +216,7 @@ def bench_bid(app, client) -> list[tuple[str, str, str]]:
     whole 4-player rounds: four bids and the tricks, each tap followed by the live read a
     following phone makes."""
     with app.app_context():
-        players = db.session.query(Player).order_by(Player.id).all()
+        players = db.session.query(Player).order_by(Player.id).limit(10).all()
         match = add_match(players, legal_hands(10, 19, random.Random(5)))
         db.session.commit()
         match_id = match.id
@@ -456,7 +531,7 @@ def main() -> None:
                      lambda: bench_home(directory), lambda: bench_first_visit(client, largest),
                      lambda: bench_limits(client),
                      lambda: bench_memory(path, match_ids(app, 50)),
-                     lambda: bench_cold_start(directory, path)):
+                     lambda: bench_cold_start(directory, path), lambda: bench_stats(directory)):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
         print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {machine()}, "

@@ -113,6 +113,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
         pwa,
         security,
         sheets,
+        stats,
+        tables,
         templating,
     )
     from .db import db, migrations
@@ -131,6 +133,8 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     links.init_app(app)
     pwa.init_app(app)
     app.register_blueprint(access.bp)
+    app.register_blueprint(tables.bp)
+    app.register_blueprint(stats.bp)
     app.register_blueprint(matches.bp)
     app.register_blueprint(sheets.bp)
     backup.init_app(app)

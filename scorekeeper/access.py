@@ -1,55 +1,36 @@
-"""Who may change a match: the browser that created it, and the phones it hands the right to.
+"""Who may change a match: the phones of its table (see membership and tables).
 
-The right rides in the signed session cookie. Anyone with a match's address may watch it;
-every change (any POST naming a match) without the right is refused with a 403. Setting
-``OPEN_EDIT`` makes a household install editable by anyone who can reach it.
+Anyone with a match's address may watch it; every change (any POST naming a match) from a
+phone that is not a member of its table is refused with a 403. Setting ``OPEN_EDIT`` makes
+a household install editable by anyone who can reach it.
 """
 
 from __future__ import annotations
 
-import hmac
 import io
 from collections.abc import Callable
 from typing import Any
 
-from flask import (
-    Blueprint,
-    Response,
-    abort,
-    current_app,
-    redirect,
-    render_template,
-    request,
-    session,
-    url_for,
-)
+from flask import Blueprint, abort, current_app, render_template, request
 from flask_babel import gettext as _
 
+from .db import db
 from .links import link_base, share_url
+from .membership import join, may_edit_match
+from .models import Match
 from .pages import get_match
 
 bp = Blueprint("access", __name__)
-SESSION_KEY = "edit"
-REMEMBERED = 200  # match ids a browser keeps the right to edit (the cookie stays small)
 
 
 def can_edit(match_id: str) -> bool:
-    """True when this browser may change the match."""
-    return bool(current_app.config["OPEN_EDIT"]) or match_id in session.get(SESSION_KEY, [])
+    """True when this phone may change the match: it belongs to the match's table."""
+    return may_edit_match(match_id)
 
 
 def grant(match_id: str) -> None:
-    """Give this browser the right to edit the match."""
-    rights = [m for m in session.get(SESSION_KEY, []) if m != match_id]
-    session[SESSION_KEY] = (rights + [match_id])[-REMEMBERED:]
-    session.permanent = True
-
-
-def editable_ids() -> list[str] | None:
-    """The matches this browser may edit; None when every match is open."""
-    if current_app.config["OPEN_EDIT"]:
-        return None
-    return list(session.get(SESSION_KEY, []))
+    """Make this phone a member of the match's table; the caller commits."""
+    join(db.session.get_one(Match, match_id).table_id)
 
 
 def needs_edit_right(view: Callable[..., Any]) -> Callable[..., Any]:
@@ -84,23 +65,9 @@ def qr_svg(url: str, title: str) -> str:
 
 @bp.get("/matches/<match_id>/share")
 def share(match_id: str):
-    """The follow link for every phone, and the edit link for the phones that may edit."""
+    """The follow link for every phone; members are offered to invite a phone to the table."""
     match = get_match(match_id)
     follow = share_url("matches.show", match_id=match.id)
-    edit = share_url("access.join", match_id=match.id, key=match.edit_key)
-    editor = can_edit(match.id)
     return render_template(
         "matches/share.html", match=match, follow=follow, follow_qr=qr_svg(follow, _("Follow")),
-        loopback=link_base().loopback,
-        edit=edit if editor else None,
-        edit_qr=qr_svg(edit, _("Edit")) if editor else None)
-
-
-@bp.get("/matches/<match_id>/join/<key>")
-def join(match_id: str, key: str) -> Response:
-    """Take the edit right handed over by a QR code, then open the sheet."""
-    match = get_match(match_id)
-    if not hmac.compare_digest(match.edit_key.encode(), key.encode()):
-        abort(403, _("This edit link is not valid for this match."))
-    grant(match.id)
-    return redirect(url_for("matches.show", match_id=match.id), 303)
+        loopback=link_base().loopback, editor=can_edit(match.id))

@@ -1,8 +1,10 @@
-"""Nothing lost: a match's history, its CSV, and backups of a whole instance.
+"""Nothing lost: a match's history, its CSV, and backups of tables or a whole instance.
 
-A backup is JSON holding every match a browser may edit (or, from the command line, every
-match): its players, options and the raw inputs of each hand. Importing checks each match
-with the rules engine and adds the ones this instance does not have yet.
+A backup is JSON holding the tables of a phone (or, from the command line, every table with
+its phones): each table's secret, which proves membership, and its matches with their
+players, options and the raw inputs of each hand. Importing checks each match with the
+rules engine and adds the ones this instance does not have yet; a match whose address is
+taken by another is added as a copy under a new address (see table_backup).
 """
 
 from __future__ import annotations
@@ -22,39 +24,43 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlalchemy.orm import selectinload
 
 from . import names as naming
-from .access import editable_ids, grant
 from .db import db
 from .forms import PLACE_LENGTH
 from .history import entries, viewer_zone
-from .models import NAME_LENGTH, Change, Hand, Match, Player, Seat
+from .models import NAME_LENGTH, Change, Hand, Match, Seat, new_match_id
 from .pages import get_match, sheet_context
 from .records import csv_rows, download_name
 from .rules import GAMES
 from .scoring import compute_sheet
 from .security import MATCH_ID
+from .table_backup import Targets, my_table_ids, table_entries
+from .tables import seat_players
 
 bp = Blueprint("backup", __name__)
 FORMAT = "scorekeeper-backup"
-KINDS = ("enter", "correct", "undo")
+KINDS = ("enter", "correct", "undo", "redo")
 
 
 def _time(value: datetime) -> str:
     return value.isoformat()
 
 
-def export_matches(ids: list[str] | None) -> dict[str, Any]:
-    """Every match (``ids`` None) or the listed ones, as JSON-able data."""
+def export_matches(table_ids: list[str] | None, *, phones: bool = False) -> dict[str, Any]:
+    """Every table (``table_ids`` None) or the listed ones with their matches, as JSON-able
+    data; with ``phones``, the phones of each table too."""
     query = select(Match).options(selectinload(Match.hands)).order_by(Match.created_at)
-    if ids is not None:
-        query = query.where(Match.id.in_(ids))
+    if table_ids is not None:
+        query = query.where(Match.table_id.in_(table_ids))
     matches = db.session.scalars(query).all()
     changes: dict[str, list[Change]] = {}
     if matches:
         for change in db.session.scalars(select(Change).where(
                 Change.match_id.in_([m.id for m in matches])).order_by(Change.id)):
             changes.setdefault(change.match_id, []).append(change)
-    return {"format": FORMAT, "version": 1, "matches": [{
-        "id": m.id, "game": m.game, "options": m.options, "first_dealer": m.first_dealer,
+    tables = table_entries(table_ids, phones=phones)
+    return {"format": FORMAT, "version": 2, "tables": tables, "matches": [{
+        "id": m.id, "table": m.table_id, "game": m.game, "options": m.options,
+        "first_dealer": m.first_dealer,
         "place": m.place, "lang": m.lang, "finished": m.finished, "locked": m.locked,
         "created_at": _time(m.created_at), "updated_at": _time(m.updated_at),
         "players": m.names,
@@ -127,45 +133,47 @@ def read_backup(raw: bytes | str) -> dict[str, Any]:
     return data
 
 
-def import_matches(data: Any) -> tuple[list[str], int, list[str]]:
-    """Add the backup's matches this instance lacks: (added ids, skipped, problems).
+def import_matches(data: Any, *, join: bool = False,
+                   copies: list[tuple[str, str]] | None = None,
+                   ) -> tuple[list[str], int, list[str]]:
+    """Add the backup's tables and matches this instance lacks: (added ids, skipped,
+    problems). With ``join`` this phone becomes a member of the backup's tables; a match
+    added as a copy under a new id is appended to ``copies`` as (old id, new id).
 
-    Every entry is checked, the rules included, before the first is stored; the good ones
-    are then stored in one transaction, so the time grows with the file and no faster.
+    Every match is checked first, the rules included, without touching the database; only
+    the good ones are then stored, so the time grows with the file and no faster.
     """
     if not isinstance(data, dict) or data.get("format") != FORMAT \
             or not isinstance(data.get("matches"), list):
         raise BackupError(_("This file is not a Scorekeeper backup."))
-    entries = data["matches"]
-    wanted = [e["id"] for e in entries if isinstance(e, dict) and isinstance(e.get("id"), str)]
-    here = set()
-    for start in range(0, len(wanted), 500):
-        here.update(db.session.scalars(select(Match.id).where(
-            Match.id.in_(wanted[start:start + 500]))))
-    players = {naming.key(p.name): p for p in db.session.scalars(select(Player))}
-    added: list[Match] = []
-    skipped, problems = 0, []
-    for entry in entries:
+    checked, problems = [], []
+    for entry in data["matches"]:
         try:
-            match = _match_from(entry, players, here)
+            checked.append(_checked(entry))
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             # RuleError is a ValueError: the rules refused the match's hands.
             name = entry.get("id", "?") if isinstance(entry, dict) else "?"
             problems.append(f"{str(name)[:40]}: {str(error)[:200]}")
+    added, skipped = [], 0
+    targets = Targets(data.get("tables"))
+    for match_data in checked:
+        savepoint = db.session.begin_nested()
+        try:
+            match = _stored(match_data, targets)
+            savepoint.commit()
+        except (ValueError, SQLAlchemyError) as error:
+            savepoint.rollback()
+            problems.append(f"{match_data['id'][:40]}: {str(error)[:200]}")
             continue
         if match is None:
             skipped += 1
             continue
-        here.add(match.id)
-        added.append(match)
-    db.session.add_all(added)
-    try:
-        db.session.commit()
-    except SQLAlchemyError:
-        db.session.rollback()
-        raise BackupError(_("The backup could not be stored: another phone changed the "
-                            "same matches. Try again.")) from None
-    return [m.id for m in added], skipped, problems
+        added.append(match.id)
+        if match.id != match_data["id"] and copies is not None:
+            copies.append((match_data["id"], match.id))
+    targets.finish(join=join)
+    db.session.commit()
+    return added, skipped, problems
 
 
 def _text(value: Any, limit: int, what: str, *, empty: bool = False) -> str:
@@ -194,16 +202,13 @@ def _list(value: Any, limit: int, what: str) -> list[Any]:
     return value
 
 
-def _match_from(entry: dict[str, Any], players: dict[str, Player],
-                here: set[str]) -> Match | None:
-    """A new Match from one backup entry, every field checked and the hands checked by the
-    rules, not yet added to the session; None if this instance (``here``) has it already.
-    New players are added to ``players``."""
+def _checked(entry: dict[str, Any]) -> dict[str, Any]:
+    """One backup entry with every field checked and its hands checked by the rules, as
+    plain values; ValueError (or KeyError, TypeError) naming what is wrong. Reads nothing
+    from the database."""
     match_id = _text(entry["id"], 24, "id")
     if not MATCH_ID.fullmatch(match_id):
         raise ValueError(_("bad %(what)s", what="id"))
-    if match_id in here:
-        return None
     if entry["game"] not in GAMES:
         raise ValueError(_("unknown game"))
     game = GAMES[entry["game"]]
@@ -212,35 +217,56 @@ def _match_from(entry: dict[str, Any], players: dict[str, Player],
     if len({naming.key(n) for n in names}) != len(names):
         raise ValueError(_("a player is in this match twice"))
     options = game.clean_options(len(names), dict(entry["options"]))
+    first_dealer = _whole(entry["first_dealer"], 0, len(names) - 1, "first dealer")
     place = entry.get("place")
-    match = Match(id=match_id, game=game.key, options=options,
-                  first_dealer=_whole(entry["first_dealer"], 0, len(names) - 1, "first dealer"),
-                  place=None if place is None else _text(place, PLACE_LENGTH, "place"),
-                  lang=entry.get("lang") if entry.get("lang") in ("en", "it") else "en",
-                  created_at=_when(entry["created_at"]), updated_at=_when(entry["updated_at"]))
-    for seat, name in enumerate(names):
-        player = players.get(naming.key(name))
-        if player is None:
-            player = players[naming.key(name)] = Player(name=name)
-        match.seats.append(Seat(seat=seat, player=player))
     hands = sorted(_list(entry["hands"], MAX_HANDS, "hands"),
                    key=lambda h: _whole(h["number"], 1, MAX_HANDS, "hand"))
     if [h["number"] for h in hands] != list(range(1, len(hands) + 1)):
         raise ValueError(_("the hands are not numbered 1, 2, 3..."))
-    sheet = compute_sheet(match, [h["data"] for h in hands])
-    match.finished = sheet.finished
-    match.locked = bool(entry.get("locked", sheet.finished))
-    match.hands = [Hand(number=h["number"], data=h["data"], created_at=_when(h["created_at"]),
-                        updated_at=_when(h["updated_at"])) for h in hands]
-    changes = []
+    sheet = game.build_sheet(len(names), [h["data"] for h in hands],
+                             first_dealer=first_dealer, **options)
+    history = []
     for c in _list(entry.get("history", []), MAX_CHANGES, "history"):
         if c["kind"] not in KINDS or not isinstance(c["old"], dict | None) \
                 or not isinstance(c["new"], dict | None):
             raise ValueError(_("bad %(what)s", what="history"))
-        changes.append(Change(match_id=match_id, number=_whole(c["number"], 1, MAX_HANDS, "hand"),
-                              kind=c["kind"], old=c["old"], new=c["new"],
-                              undone=bool(c["undone"]), created_at=_when(c["created_at"])))
-    match.changes = changes
+        history.append({"number": _whole(c["number"], 1, MAX_HANDS, "hand"), "kind": c["kind"],
+                        "old": c["old"], "new": c["new"], "undone": bool(c["undone"]),
+                        "created_at": _when(c["created_at"])})
+    return {
+        "id": match_id, "table": entry.get("table"), "game": game.key, "names": names,
+        "options": options, "first_dealer": first_dealer,
+        "place": None if place is None else _text(place, PLACE_LENGTH, "place"),
+        "lang": entry.get("lang") if entry.get("lang") in ("en", "it") else "en",
+        "created_at": _when(entry["created_at"]), "updated_at": _when(entry["updated_at"]),
+        "finished": sheet.finished, "locked": bool(entry.get("locked", sheet.finished)),
+        "hands": [(h["number"], h["data"], _when(h["created_at"]), _when(h["updated_at"]))
+                  for h in hands],
+        "history": history,
+    }
+
+
+def _stored(data: dict[str, Any], targets: Targets) -> Match | None:
+    """The checked match stored in its table (see table_backup): None if this instance has
+    it already in the same table, a copy under a new id when another match has its id."""
+    table, proven = targets.table_of(data["table"], data["names"])
+    match_id = data["id"]
+    existing = db.session.get(Match, match_id)
+    if existing is not None and proven and existing.table_id == table.id:
+        return None
+    if existing is not None:
+        match_id = new_match_id()
+    match = Match(id=match_id, table_id=table.id, game=data["game"], options=data["options"],
+                  first_dealer=data["first_dealer"], place=data["place"], lang=data["lang"],
+                  created_at=data["created_at"], updated_at=data["updated_at"],
+                  finished=data["finished"], locked=data["locked"])
+    match.seats = [Seat(seat=seat, player=player)
+                   for seat, player in enumerate(seat_players(table, data["names"]))]
+    match.hands = [Hand(number=number, data=hand, created_at=created, updated_at=updated)
+                   for number, hand, created, updated in data["hands"]]
+    match.changes = [Change(**change) for change in data["history"]]
+    db.session.add(match)
+    db.session.flush()
     return match
 
 
@@ -295,8 +321,8 @@ def match_csv(match_id: str):
 
 @bp.get("/backup.json")
 def backup_json():
-    """The matches this browser may edit (every match on an open install), as a file."""
-    data = json.dumps(export_matches(editable_ids()), ensure_ascii=False, indent=1)
+    """This phone's tables with their matches (every table on an open install), as a file."""
+    data = json.dumps(export_matches(my_table_ids()), ensure_ascii=False, indent=1)
     return Response(data, mimetype="application/json", headers={
         "Content-Disposition": 'attachment; filename="scorekeeper-backup.json"'})
 
@@ -311,13 +337,14 @@ def restore():
         try:
             if upload is None or not upload.filename:
                 raise BackupError(_("Choose a backup file."))
-            added, skipped, problems = import_matches(read_backup(upload.read()))
+            copies: list[tuple[str, str]] = []
+            added, skipped, problems = import_matches(read_backup(upload.read()), join=True,
+                                                      copies=copies)
         except BackupError as error:
             db.session.rollback()
             return render_template("backup.html", error=str(error)), 422
-        for match_id in added:
-            grant(match_id)
-        result = {"added": len(added), "skipped": skipped, "problems": problems}
+        result = {"added": len(added), "skipped": skipped, "problems": problems,
+                  "copies": copies}
     return render_template("backup.html", result=result), status
 
 
@@ -328,15 +355,15 @@ def init_app(app: Flask) -> None:
     @app.cli.command("export")
     @click.argument("file", type=click.File("w", encoding="utf-8"))
     def export_command(file) -> None:
-        """Write every match and player of this instance to FILE."""
-        data = export_matches(None)
+        """Write every table of this instance, with its phones, players and matches, to FILE."""
+        data = export_matches(None, phones=True)
         json.dump(data, file, ensure_ascii=False, indent=1)
         click.echo(f"{len(data['matches'])} matches exported.")
 
     @app.cli.command("import")
     @click.argument("file", type=click.File("rb"))
     def import_command(file) -> None:
-        """Add the matches of the backup FILE that this instance does not have yet."""
+        """Add the tables and matches of the backup FILE that this instance does not have yet."""
         try:
             with app.test_request_context():  # messages in the default language
                 added, skipped, problems = import_matches(read_backup(file.read()))

@@ -63,6 +63,12 @@ class LRU:
         self.entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
         self.lock = threading.Lock()
 
+    def peek(self, key: Hashable) -> Any:
+        """The value for ``key``, or None; it is not made."""
+        with self.lock:
+            entry = self.entries.get(key)
+        return None if entry is None else entry[0]
+
     def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
         """The value for ``key``, made (outside the lock) when missing."""
         with self.lock:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from .rules import Sheet
@@ -66,3 +67,30 @@ def running_chart(sheet: Sheet) -> LineChart | None:
         color = COLORS[column % len(COLORS)]
         series.append(Series(column, color, points, coords[-1], rows[-1][column]))
     return LineChart(tuple(series), y(0), top, bottom, len(rows) - 1)
+
+
+def history_chart(histories: list[list[tuple[int, float]]], steps: int) -> LineChart | None:
+    """Lines of (step, value) points over ``steps`` steps, one per series, or None before
+    two steps: each player's rating after each rated match of a game.
+
+    >>> chart = history_chart([[(1, 5.0), (2, 7.5)], [(2, -1.0)]], 2)
+    >>> chart.top, chart.bottom, chart.series[0].total
+    (8, -1, 8)
+    """
+    if steps < 2 or not histories:
+        return None
+    values = [v for history in histories for _step, v in history]
+    top, bottom = math.ceil(max(values + [0])), math.floor(min(values + [0]))
+    span = (top - bottom) or 1
+    step = (WIDTH - 2 * PAD) / steps
+
+    def y(value: float) -> float:
+        return round(PAD / 2 + (top - value) * (HEIGHT - PAD) / span, 1)
+
+    series = []
+    for index, history in enumerate(histories):
+        coords = [(round(PAD + i * step, 1), y(v)) for i, v in history]
+        color = COLORS[index % len(COLORS)]
+        series.append(Series(index, color, " ".join(f"{x},{v}" for x, v in coords),
+                             coords[-1], round(history[-1][1])))
+    return LineChart(tuple(series), y(0), top, bottom, steps)

@@ -20,44 +20,35 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import selectinload
 
 from . import names as naming
-from . import pagecache
-from .access import can_edit, editable_ids, grant
+from . import pagecache, tables
+from .access import can_edit
 from .cache import cache
 from .db import db
 from .forms import StepForm, match_form
 from .i18n import rule_message
-from .models import NAME_LENGTH, Match, Player, Seat
+from .models import NAME_LENGTH, Match, Seat
 from .pages import after_change, get_match, is_htmx, refuse, render_sheet, sheet_context
 from .records import wants_page
 from .rules import GAMES, RuleError
-from .scoring import Conflict, compute_sheet, redo, reopen, sheet_json, undo
+from .scoring import Conflict, bump_table, compute_sheet, redo, reopen, sheet_json, undo
 
 bp = Blueprint("matches", __name__)
-PAGE = 10  # matches a page of the home list shows
 ROW_ACTIONS = ("up", "remove")
 
 
 @bp.get("/")
 def home():
-    """This browser's matches, in progress first, then finished ones; the New match button.
+    """This phone's tables, each with its matches ten a page, in progress first; New match.
 
-    A match's address is its secret: only the matches this browser may edit are listed
-    (every match on an install open to everyone), ten a page.
+    A match's address is its secret: only the tables this phone belongs to are listed
+    (every table on an install open to everyone).
     """
-    page = request.args.get("page", "1")
-    page = int(page) if page.isdecimal() and 0 < int(page) < 10_000 else 1
-    query = select(Match).options(selectinload(Match.hands)).order_by(
-        Match.finished, Match.updated_at.desc())
-    ids = editable_ids()
-    if ids is not None:
-        query = query.where(Match.id.in_(ids))
-    matches = db.session.scalars(query.offset((page - 1) * PAGE).limit(PAGE + 1)).all()
-    rows = [(m, compute_sheet(m)) for m in matches[:PAGE]]
-    return render_template("matches/home.html", rows=rows, games=GAMES, page=page,
-                           more=len(matches) > PAGE)
+    page = tables.page_number()
+    rows, count = tables.home_tables(page)
+    return render_template("matches/home.html", tables=rows, count=count, games=GAMES,
+                           page=page)
 
 
 def _edit_rows(form: Any) -> bool:
@@ -107,27 +98,29 @@ def new():
         else:
             match = _create(game.key, form, options)
             return redirect(url_for("matches.show", match_id=match.id), 303)
-    known = db.session.scalars(select(Player.name).order_by(Player.name)).all()
+    table = tables.chosen_table(request.values.get("table"))
     status = 422 if form.errors or form.form_errors else 200
     return render_template("matches/new.html", form=form, game=game, games=GAMES,
-                           known=known, name_length=NAME_LENGTH), status
+                           known=tables.known_players(table), table=table,
+                           name_length=NAME_LENGTH), status
 
 
 def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
-    """Store a new match with its players, remembering new names.
+    """Store a new match with its players in the chosen table, remembering new names.
 
-    Two phones may add the same new name at the same moment: the one whose insert loses
-    the race reads the winner's player and tries again.
+    Two phones of a table may add the same new name at the same moment: the one whose
+    insert loses the race reads the winner's player and tries again.
     """
+    names = form.names()
     for attempt in range(3):
-        existing = {naming.key(p.name): p for p in db.session.scalars(select(Player))}
+        table = tables.table_for_new_match(request.values.get("table"), names)
         match = Match(game=game, options=options, first_dealer=form.first_dealer.data or 0,
                       place=naming.clean(form.place.data or "") or None,
-                      lang=str(get_locale()))
-        for seat, name in enumerate(form.names()):
-            player = existing.get(naming.key(name)) or Player(name=name)
+                      lang=str(get_locale()), table_id=table.id)
+        for seat, player in enumerate(tables.seat_players(table, names)):
             match.seats.append(Seat(seat=seat, player=player))
         db.session.add(match)
+        bump_table(table.id)
         try:
             db.session.commit()
             break
@@ -135,7 +128,6 @@ def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
             db.session.rollback()
             if attempt == 2:
                 raise
-    grant(match.id)
     return match
 
 

@@ -1,4 +1,5 @@
-"""Storage only: the players, the matches and the raw inputs of each hand; no scoring here."""
+"""Storage only: tables and their phones, the players, the matches and the raw inputs of
+each hand; no scoring here."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from typing import Any
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
+from . import names as naming
 from .db import db
 
 NAME_LENGTH = 30
@@ -23,17 +25,97 @@ def new_match_id() -> str:
     return secrets.token_urlsafe(12)
 
 
+def new_table_id() -> str:
+    """An unguessable address for a table (96 random bits)."""
+    return secrets.token_urlsafe(12)
+
+
+def new_secret() -> str:
+    """A secret of 128 random bits: a device's cookie id, a table's backup proof."""
+    return secrets.token_urlsafe(16)
+
+
+def name_key(name: str) -> str:
+    """The key under which two spellings of a player's name are the same player
+    (see :func:`scorekeeper.names.key`).
+
+    >>> name_key("Anna") == name_key("ANNA") == name_key("An\u200bna")
+    True
+    """
+    return naming.key(name)
+
+
 def new_edit_key() -> str:
     """The secret that hands the right to edit a match to another phone (128 random bits)."""
     return secrets.token_urlsafe(16)
 
 
+class Table(db.Model):
+    """A group that plays together: its players, its matches and the phones that belong to it.
+
+    ``version`` increases with every change to any of its matches (statistics are cached by
+    it); ``secret`` is what a backup of the table carries to prove membership.
+    """
+
+    __tablename__ = "tables"
+    id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_table_id)
+    name: Mapped[str] = mapped_column(String(60))
+    secret: Mapped[str] = mapped_column(String(32), default=new_secret)
+    version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+    updated_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class Device(db.Model):
+    """A phone (a browser), known by the random id its cookie carries."""
+
+    __tablename__ = "devices"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token: Mapped[str] = mapped_column(String(32), unique=True, default=new_secret)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class Membership(db.Model):
+    """A phone that belongs to a table and may edit its matches."""
+
+    __tablename__ = "memberships"
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
+    device_id: Mapped[int] = mapped_column(
+        ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True, index=True)
+    # The name the phone gave itself at this table ("Anna's phone").
+    name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    joined_at: Mapped[datetime] = mapped_column(default=_now)
+    last_seen: Mapped[datetime] = mapped_column(default=_now)
+
+
+class Invitation(db.Model):
+    """A single-use, expiring link that makes a phone a member of a table.
+
+    Only a hash of its token is stored: the database holds nothing that opens a table.
+    """
+
+    __tablename__ = "invitations"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    expires_at: Mapped[datetime]
+    used_at: Mapped[datetime | None]
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+
+
 class Player(db.Model):
-    """A remembered player, offered again when the next match is set up."""
+    """A player of a table, offered again when its next match is set up."""
 
     __tablename__ = "players"
+    # One player per table and name, whatever the case (see name_key).
+    __table_args__ = (UniqueConstraint("table_id", "key"),)
     id: Mapped[int] = mapped_column(primary_key=True)
-    name: Mapped[str] = mapped_column(String(NAME_LENGTH), unique=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    key: Mapped[str] = mapped_column(String(4 * NAME_LENGTH))
     created_at: Mapped[datetime] = mapped_column(default=_now)
 
 
@@ -42,8 +124,10 @@ class Match(db.Model):
 
     __tablename__ = "matches"
     # The home page lists matches in progress first, the latest first.
-    __table_args__ = (Index("ix_matches_home", "finished", text("updated_at DESC")),)
+    __table_args__ = (Index("ix_matches_home", "finished", text("updated_at DESC")),
+                      Index("ix_matches_table", "table_id", "finished", text("updated_at DESC")))
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_match_id)
+    table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     game: Mapped[str] = mapped_column(String(20))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     first_dealer: Mapped[int] = mapped_column(default=0)

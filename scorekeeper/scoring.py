@@ -15,7 +15,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 
 from .cache import cache
 from .db import db
-from .models import Change, Hand, Match, _now
+from .models import Change, Hand, Match, Table, _now
 from .rules import GAMES, N_, RuleError, Sheet
 
 
@@ -59,7 +59,16 @@ def _bump_version(match: Match, expected: int | None) -> int:
         raise Conflict
     set_committed_value(match, "version", version)
     set_committed_value(match, "updated_at", now)
+    bump_table(match.table_id)
     return version
+
+
+def bump_table(table_id: str) -> None:
+    """A new version of the table, in the caller's transaction: its statistics are computed
+    again, and it comes first on its phones' home pages."""
+    db.session.execute(update(Table).where(Table.id == table_id).values(
+        version=Table.version + 1, updated_at=_now()).execution_options(
+        synchronize_session=False))
 
 
 def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,

@@ -49,20 +49,35 @@ def test_only_the_creator_may_change_a_match(app, table):
     assert stranger.client.get(f"/matches/{match_id}/navawhist/1/edit").status_code == 403
 
 
-def test_the_edit_link_hands_over_the_right(app, table, client):
+def test_an_invitation_hands_over_the_right(app, table, client):
     match_id = table.new_match("navawhist", NAMES)
     share = client.get(f"/matches/{match_id}/share").get_data(as_text=True)
-    assert share.count("<svg") == 2
-    edit_url = re.search(r'data-edit="([^"]+)"', share).group(1)
+    assert share.count("<svg") == 1 and "Invite to this table" in share
     stranger = other_phone(app)
     stranger_share = stranger.client.get(f"/matches/{match_id}/share").get_data(as_text=True)
-    assert stranger_share.count("<svg") == 1 and "data-edit" not in stranger_share
-    assert stranger.client.get(f"/matches/{match_id}/join/wrong-key").status_code == 403
+    assert stranger_share.count("<svg") == 1 and "Invite to this table" not in stranger_share
+    assert stranger.client.get("/join/wrong-key").status_code == 403
     assert stranger.bid(match_id, 0).status_code == 403
-    response = stranger.client.get(edit_url.replace("http://localhost", ""))
-    assert response.status_code == 303
+    join = invitation(table, match_id)
+    assert stranger.client.get(join).status_code == 200  # asks first: a preview joins nothing
+    assert stranger.bid(match_id, 0).status_code == 403
+    assert stranger.post(join, {}).status_code == 303
     assert stranger.bid(match_id, 0).status_code == 303
     assert changes(app) == 1
+
+
+def table_of(table: Table, match_id: str) -> str:
+    """The id of the match's table, from its share page (this phone may edit)."""
+    page = table.client.get(f"/matches/{match_id}/share").get_data(as_text=True)
+    return re.search(r'/tables/([^/"]+)/invitations', page).group(1)
+
+
+def invitation(table: Table, match_id: str) -> str:
+    """The path of a fresh invitation to the match's table."""
+    page = table.post(f"/tables/{table_of(table, match_id)}/invitations", {})
+    assert page.status_code == 200
+    link = re.search(r'data-invite="([^"]+)"', page.get_data(as_text=True)).group(1)
+    return link.replace("http://localhost", "")
 
 
 def test_an_open_install_lets_anyone_edit(tmp_path):
@@ -137,5 +152,5 @@ def test_home_lists_only_this_browser_s_matches_ten_a_page(app, table):
     first = table.client.get("/").get_data(as_text=True)
     second = table.client.get("/?page=2").get_data(as_text=True)
     assert first.count('class="card"') == 10 and second.count('class="card"') == 1
-    assert "Zita" in second and "Zita" not in first
+    assert f"/matches/{match_id}" in second and f"/matches/{match_id}" not in first
     assert table.client.get("/?page=x").status_code == 200

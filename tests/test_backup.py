@@ -9,10 +9,11 @@ import re
 
 from sqlalchemy import inspect, text
 
-from scorekeeper import create_app
+from scorekeeper import create_app, models
 from scorekeeper.db import db, downgrade, upgrade
-from scorekeeper.models import Match, Player, Seat
+from scorekeeper.models import Match, Seat
 from scorekeeper.scoring import compute_sheet, save_hand, sheet_json
+from scorekeeper.tables import seat_players
 
 from .conftest import Table, database_url
 
@@ -53,11 +54,13 @@ def store_matches(app) -> list[str]:
     """A match of each game, every hand checked by the rules as the web stores it."""
     ids = []
     with app.app_context():
+        table = models.Table(name="Bar Sport")
+        db.session.add(table)
+        db.session.flush()
         for game, (names, options, hands) in GAMES.items():
-            match = Match(game=game, options=options, first_dealer=0, place="Bar Sport")
-            for seat, name in enumerate(names):
-                player = db.session.scalar(db.select(Player).filter_by(name=name)) \
-                    or Player(name=name)
+            match = Match(game=game, options=options, first_dealer=0, place="Bar Sport",
+                          table_id=table.id)
+            for seat, player in enumerate(seat_players(table, names)):
                 match.seats.append(Seat(seat=seat, player=player))
             db.session.add(match)
             db.session.commit()

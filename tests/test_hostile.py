@@ -12,12 +12,15 @@ The bugs the draws found are pinned by the named tests at the end.
 
 from __future__ import annotations
 
+import hashlib
 import io
 import json
 import reprlib
+import secrets
 from collections import Counter
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,7 +35,7 @@ from werkzeug.routing import Rule
 
 from scorekeeper import create_app
 from scorekeeper.db import db
-from scorekeeper.models import Match
+from scorekeeper.models import Invitation, Match
 from scorekeeper.rules import GAMES
 from scorekeeper.scoring import compute_sheet
 
@@ -87,6 +90,13 @@ FIELDS: dict[str, list[str]] = {
     "fortyfive.hand": [*HAND, "action", "mode", "winners", "bonus", "bonus_side", "trump",
                        "leader", "cards", "suit", *_values("side")],
     "cavallore.deal": [*HAND, "placed", "seat"],
+    "tables.rename": ["name"],
+    "tables.name_phone": ["name"],
+    "tables.invite": ["match"],
+    "tables.remove_phone": [],
+    "tables.join_table": [],
+    "tables.rematch": [],
+    "tables.delete_match": [],
 }
 FIELDS["quarantotto.edit"] = FIELDS["quarantotto.enter"]
 FIELDS["scala40.edit"] = FIELDS["scala40.enter"]
@@ -99,12 +109,15 @@ QUERY: dict[str, list[str]] = {
     "sheets.blank_pdf": ["game", "players", "lang", "name"],
     "matches.new": ["game"],
     "matches.home": ["page"],
+    "tables.show": ["page"],
+    "tables.join_table": ["m"],
     "matches.show": ["entry", "seat"],
     "fortyfive.edit": ["entry"],
     "static": ["v"],
 }
 QUERY_KEYS = sorted({key for keys in QUERY.values() for key in keys} | {"next", "mode"})
 QUERY_VALUES: dict[str, st.SearchStrategy[str]] = {
+    "m": st.sampled_from([MISSING_ID, "x" * 25]),
     "game": st.sampled_from(sorted(GAMES)),
     "players": st.integers(1, 10).map(str),
     "lang": st.sampled_from(["en", "it"]),
@@ -393,6 +406,21 @@ class World:
         with self.app.app_context():
             return db.session.scalar(select(Match.edit_key).where(Match.id == match_id)) or ""
 
+    def table_id(self, match_id: str) -> str:
+        with self.app.app_context():
+            return db.session.scalar(select(Match.table_id).where(Match.id == match_id)) \
+                or MISSING_ID
+
+    def invitation(self, table_id: str) -> str:
+        """The token of a fresh invitation to the table."""
+        token = secrets.token_urlsafe(16)
+        with self.app.app_context():
+            db.session.add(Invitation(table_id=table_id,
+                                      token_hash=hashlib.sha256(token.encode()).hexdigest(),
+                                      expires_at=datetime(2100, 1, 1)))
+            db.session.commit()
+        return token
+
     def send(self, rule: Rule, method: str, path: str, **kwargs: Any) -> int:
         """The request's status; an exception or a 5xx fails the test with the request."""
         try:
@@ -461,6 +489,19 @@ def path_of(draw: st.DrawFn, world: World, rule: Rule, ids: dict[str, list[str]]
     if "key" in rule.arguments:
         values["key"] = draw(st.one_of(st.just(world.edit_key(match_id)), TEXT.filter(
             lambda s: s.strip("./") and len(s) < 300)))
+    if "table_id" in rule.arguments or "token" in rule.arguments:
+        table_id = world.table_id(draw(st.sampled_from(sorted(i for v in ids.values()
+                                                               for i in v))))
+        if "table_id" in rule.arguments:
+            values["table_id"] = draw(st.one_of(
+                st.just(table_id), st.just(table_id), st.just(table_id), st.just(MISSING_ID),
+                TEXT.filter(lambda s: s.strip("./") and len(s) < 300)))
+        if "token" in rule.arguments:
+            values["token"] = draw(st.one_of(st.just(table_id).map(world.invitation),
+                                             TEXT.filter(lambda s: s.strip("./") and
+                                                         len(s) < 300)))
+    if "device_id" in rule.arguments:  # never this browser's own: it would leave its table
+        values["device_id"] = draw(st.sampled_from([0, 999_999, 10**12]))
     if "filename" in rule.arguments:
         values["filename"] = draw(st.one_of(
             st.sampled_from(["css/app.css", "favicon.svg", "../pyproject.toml", "nope.js"]),

@@ -321,7 +321,8 @@ def test_home_lists_matches_in_progress_first(table, client):
         table.play_navawhist(done, [0, 0], [cards, 0])
     table.new_match("navawhist", ["Carla", "Dario"])
     page = client.get("/").get_data(as_text=True)
-    assert page.index("Carla, Dario") < page.index("Anna, Bruno")
+    # (the table is named after the first match's players: the cards list the matches)
+    assert page.index("<span>Carla, Dario</span>") < page.index("<span>Anna, Bruno</span>")
     # Anna bid 0 and took every trick, Bruno bid 0 and took none, hand after hand.
     assert "Hand 1 of 18" in page and "Won by Bruno" in page
 

@@ -45,7 +45,8 @@ PHONES = 8
 HANDS = 50
 DEADLINE = 120  # seconds for the whole run
 TIMEOUT = 30  # seconds for one request
-EDIT_LINK = re.compile(r'data-edit="([^"]+)"')
+TABLE_OF = re.compile(r'/tables/([^/"]+)/invitations')
+INVITATION = re.compile(r'data-invite="([^"]+)"')
 
 
 class _NoRedirect(HTTPRedirectHandler):
@@ -114,13 +115,16 @@ class Phone:
         return reply.headers["Location"].rsplit("/", 1)[1]
 
     def edit_link(self, match_id: str) -> str:
-        """The path of the match's edit link, from its share page (this phone may edit)."""
+        """The path of a fresh invitation to the match's table (this phone may edit)."""
         page = self.get(f"/matches/{match_id}/share").body.decode()
-        return urlsplit(EDIT_LINK.search(page).group(1)).path
+        table_id = TABLE_OF.search(page).group(1)
+        page = self.post(f"/tables/{table_id}/invitations", {}).body.decode()
+        return urlsplit(INVITATION.search(page).group(1)).path
 
     def join(self, link: str) -> None:
-        """Take the edit right from the link another phone showed."""
-        reply = self.get(link)
+        """Join the table by the invitation another phone showed."""
+        assert self.get(link).status == 200
+        reply = self.post(link, {})
         assert reply.status == 303, reply.status
 
 

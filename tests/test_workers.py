@@ -99,8 +99,8 @@ def test_the_edit_right_from_one_worker_is_honoured_by_the_other(workers) -> Non
     assert deal(stranger_first, match_id, 21) == 303  # and by worker 1
 
     assert [h["inputs"]["placed"] for h in keeper.sheet(match_id)["hands"]] == [12, 20, 21]
-    other = keeper.new_match("cavallore", ["Bruno"])
-    assert deal(stranger, other, 5) == 403  # the right is for that match only
+    other = Phone(first).new_match("cavallore", ["Bruno"])  # another phone's table
+    assert deal(stranger, other, 5) == 403  # the right is for that table only
 
 
 def test_an_unchanged_sheet_costs_a_304_to_a_browser_that_accepts_gzip(workers) -> None:

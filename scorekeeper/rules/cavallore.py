@@ -22,7 +22,19 @@ from math import comb, sqrt
 from typing import Any
 
 from .cards import Card, parse_cards
-from .core import N_, Event, Game, Next, Row, RuleError, Sheet, check_count, check_seat, places
+from .core import (
+    N_,
+    Event,
+    Figure,
+    Game,
+    Next,
+    Row,
+    RuleError,
+    Sheet,
+    check_count,
+    check_seat,
+    places,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 6
 ROWS = ("♥", "♦", "♣", "♠")
@@ -246,7 +258,46 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *,
     )
 
 
+# Cards placed, grouped for the comparison with the exact distribution: (low, high).
+BANDS = ((0, 9), (10, 19), (20, 29), (30, 35), (36, 36))
+
+
+def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
+    """Per seat: deals, wins, cards placed in all, and deals per band of cards placed.
+
+    >>> counts(build_sheet(1, [{"placed": 36}, {"placed": 12}]))[0]["band-10"]
+    1
+    """
+    out = tuple({"deals": 0, "wins": 0, "placed": 0, **{f"band-{low}": 0 for low, _h in BANDS}}
+                for _seat in range(sheet.players))
+    for row in sheet.rows:
+        placed, seat = row.inputs["placed"], row.inputs["seat"]
+        out[seat]["deals"] += 1
+        out[seat]["wins"] += placed == CELLS
+        out[seat]["placed"] += placed
+        out[seat][f"band-{next(low for low, high in BANDS if low <= placed <= high)}"] += 1
+    return out
+
+
+def band_odds() -> list[tuple[int, int, Fraction]]:
+    """(low, high, exact chance) of placing from low to high cards in a deal.
+
+    >>> band_odds()[-1]
+    (36, 36, Fraction(1, 10))
+    """
+    dist = expected_distribution()
+    return [(low, high, sum(dist[low:high + 1], Fraction(0))) for low, high in BANDS]
+
+
+FIGURES = (
+    Figure("deals", N_("Deals"), of="deals"),
+    Figure("wins", N_("Wins"), of="wins"),
+    Figure("rate", N_("Win rate"), of="wins", per="deals", percent=True),
+    Figure("mean", N_("Cards placed, average"), of="placed", per="deals"),
+)
+
 GAME = Game(
     key="cavallore", name="Cavallo Re", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     options=(), clockwise=True, build_sheet=build_sheet, solitaire=True,
+    figures=FIGURES, counts=counts,
 )

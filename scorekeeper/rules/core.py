@@ -159,6 +159,35 @@ class Option:
 
 
 @dataclass(frozen=True)
+class Figure:
+    """A figure a game makes interesting, summed over many matches: ``of`` counted per column
+    of each match, divided by ``per`` when given (a rate or an average).
+
+    >>> exact = Figure("exact", "Exact bids", of="exact", per="hands", percent=True)
+    >>> exact.value({"exact": 3, "hands": 4})
+    75.0
+    """
+
+    key: str
+    label: str
+    of: str
+    per: str | None = None
+    percent: bool = False
+
+    def value(self, counts: Mapping[str, int]) -> float | int | None:
+        """The figure from summed counts; None when there is nothing to divide by."""
+        if self.per is None:
+            return counts.get(self.of, 0)
+        per = counts.get(self.per, 0)
+        if not per:
+            return None
+        return round(counts.get(self.of, 0) * (100 if self.percent else 1) / per, 2)
+
+
+Counts = Callable[["Sheet"], tuple[dict[str, int], ...]]
+
+
+@dataclass(frozen=True)
 class Game:
     """A game in the registry: what the web layer needs to offer and score it."""
 
@@ -170,6 +199,11 @@ class Game:
     clockwise: bool
     build_sheet: Callable[..., Sheet]
     solitaire: bool = False
+    # What the statistics show for this game beyond wins and scores: the figures, and the
+    # function that counts their parts per column of a computed sheet.
+    figures: tuple[Figure, ...] = ()
+    counts: Counts | None = None
+    lower_wins: bool = False  # the best final score is the lowest (Scala 40's penalties)
 
     def clean_options(self, players: int, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The options for a table of ``players``, defaults filled in, or RuleError.

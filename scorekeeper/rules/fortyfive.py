@@ -16,6 +16,7 @@ from .cards import SUITS, Card, parse_cards, suit_symbol
 from .core import (
     N_,
     Event,
+    Figure,
     Game,
     Next,
     Option,
@@ -475,7 +476,30 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     )
 
 
+def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
+    """Per side: hands played, 25-point hands (no trump played) and jinks (all five tricks).
+
+    >>> sheet = build_sheet(4, [{"side_tricks": [5, 0], "bonus_side": None}])
+    >>> counts(sheet)
+    ({'hands': 1, 'no_trump': 1, 'jinks': 1}, {'hands': 1, 'no_trump': 1, 'jinks': 0})
+    """
+    out = tuple({"hands": 0, "no_trump": 0, "jinks": 0} for _side in sheet.columns)
+    for row in sheet.rows:
+        for side, points in enumerate(row.points):
+            out[side]["hands"] += 1
+            out[side]["no_trump"] += NO_TRUMP in row.events
+            out[side]["jinks"] += ALL_FIVE in row.events and (points or 0) >= TRICKS * 5
+    return out
+
+
+FIGURES = (
+    Figure("no_trump", N_("25-point hands (no trump played)"), of="no_trump"),
+    Figure("jinks", N_("Jinks (all five tricks)"), of="jinks"),
+)
+
+
 GAME = Game(
     key="fortyfive", name="Forty-Five", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    figures=FIGURES, counts=counts,
     options=(TARGET, JINK, THREE_PAIRS), clockwise=True, build_sheet=build_sheet,
 )

@@ -8,6 +8,7 @@ from typing import Any
 from .cards import suit_symbol
 from .core import (
     N_,
+    Figure,
     Game,
     Next,
     Option,
@@ -279,8 +280,40 @@ def _next(players: int, schedule: list[int], index: int, first_dealer: int, hook
     })
 
 
+def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
+    """Per seat: hands played, exact bids, the sum of bid errors, case-4 hands, and the hands
+    dealt with a forbidden bid (the dealer's restriction in force and a bid in range).
+
+    >>> sheet = build_sheet(2, [{"bids": [2, 1], "tricks": [2, 0]}])
+    >>> counts(sheet)[0]["exact"], counts(sheet)[1]["error"], counts(sheet)[0]["forbidden"]
+    (1, 1, 1)
+    """
+    out = tuple({"hands": 0, "exact": 0, "error": 0, "case4": 0, "forbidden": 0}
+                for _seat in range(sheet.players))
+    for row in sheet.rows:
+        bids, tricks, cards = row.inputs["bids"], row.inputs["tricks"], row.inputs["cards"]
+        for seat, (bid, taken) in enumerate(zip(bids, tricks, strict=True)):
+            out[seat]["hands"] += 1
+            out[seat]["exact"] += bid == taken
+            out[seat]["error"] += abs(bid - taken)
+            out[seat]["case4"] += row.notes[seat] == CASE_4
+        others = [b for seat, b in enumerate(bids) if seat != row.dealer]
+        if sheet.options.get("hook") and forbidden_bid(cards, others) is not None:
+            out[row.dealer]["forbidden"] += 1
+    return out
+
+
+FIGURES = (
+    Figure("exact", N_("Exact bids"), of="exact", per="hands", percent=True),
+    Figure("error", N_("Average bid error"), of="error", per="hands"),
+    Figure("case4", N_("Case-4 hands"), of="case4"),
+    Figure("forbidden", N_("Forbidden bids met as dealer"), of="forbidden"),
+)
+
+
 GAME = Game(
     key="navawhist", name="Navawhist", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    figures=FIGURES, counts=counts,
     options=(Option("hook", N_("Dealer's restriction (the hook)"), "bool", True,
                     help=N_("The dealer may not bid the number that makes the bids add up "
                             "to the cards dealt.")),),

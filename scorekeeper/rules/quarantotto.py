@@ -13,6 +13,7 @@ from .cards import JOKER, RANKS
 from .core import (
     N_,
     Event,
+    Figure,
     Game,
     Next,
     Option,
@@ -258,7 +259,30 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     )
 
 
+def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
+    """Per seat: games played, games closed, and the points left in hand summed.
+
+    >>> sheet = build_sheet(2, [{"closer": 0, "points": [None, "K 7"]}])
+    >>> counts(sheet)
+    ({'games': 1, 'closed': 1, 'hand_points': 0}, {'games': 1, 'closed': 0, 'hand_points': 17})
+    """
+    out = tuple({"games": 0, "closed": 0, "hand_points": 0} for _seat in range(sheet.players))
+    for row in sheet.rows:
+        for seat, points in enumerate(row.inputs["hand_points"]):
+            out[seat]["games"] += 1
+            out[seat]["closed"] += row.inputs.get("closer") == seat
+            out[seat]["hand_points"] += points
+    return out
+
+
+FIGURES = (
+    Figure("closed", N_("Games closed"), of="closed"),
+    Figure("hand_points", N_("Average hand points"), of="hand_points", per="games"),
+)
+
+
 GAME = Game(
     key="quarantotto", name="Quarantotto", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    figures=FIGURES, counts=counts,
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
 )

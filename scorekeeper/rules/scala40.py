@@ -13,6 +13,7 @@ from .cards import JOKER, RANKS
 from .core import (
     N_,
     Event,
+    Figure,
     Game,
     Next,
     Option,
@@ -457,7 +458,38 @@ def _sheet(players: int, opts: dict[str, Any], match: _Match, rows: list[Row],
     )
 
 
+def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
+    """Per seat: eliminations, closures, closures in hand, never-opened penalties, re-entries.
+
+    >>> sheet = build_sheet(3, [{"closer": 1, "points": ["A", None, "* K"],
+    ...                          "never_opened": [2], "closed_in_hand": True}])
+    >>> [c["closed_in_hand"] for c in counts(sheet)], counts(sheet)[2]["never_opened"]
+    ([0, 1, 0], 1)
+    """
+    out = tuple({"out": 0, "closed": 0, "closed_in_hand": 0, "never_opened": 0, "reentry": 0}
+                for _seat in range(sheet.players))
+    notes = {CLOSED: ("closed",), CLOSED_IN_HAND: ("closed", "closed_in_hand"),
+             DID_NOT_OPEN: ("never_opened",)}
+    for row in sheet.rows:
+        for seat, note in enumerate(row.notes):
+            for key in notes.get(note, ()):
+                out[seat][key] += 1
+    for event in sheet.status["events"]:
+        out[event["seat"]][event["event"]] += 1
+    return out
+
+
+FIGURES = (
+    Figure("out", N_("Eliminations"), of="out"),
+    Figure("closed", N_("Closures"), of="closed"),
+    Figure("closed_in_hand", N_("Closures in hand"), of="closed_in_hand"),
+    Figure("never_opened", N_("Never-opened penalties"), of="never_opened"),
+    Figure("reentry", N_("Re-entries"), of="reentry"),
+)
+
+
 GAME = Game(
     key="scala40", name="Scala 40", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
+    figures=FIGURES, counts=counts, lower_wins=True,
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
 )

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import os
+import re
 import threading
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
@@ -35,6 +37,22 @@ def settled(page: Page) -> None:
     page.wait_for_function(
         "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, "
         ".htmx-added')")
+
+
+def invitation_path(table, match_id: str) -> str:
+    """A fresh invitation to the match's table, made on its share page by a phone of it."""
+    share = table.client.get(f"/matches/{match_id}/share").get_data(as_text=True)
+    table_id = re.search(r'/tables/([^/"]+)/invitations', share).group(1)
+    page = table.post(f"/tables/{table_id}/invitations", {"match": match_id})
+    return urlsplit(re.search(r'data-invite="([^"]+)"', page.get_data(as_text=True)).group(1)) \
+        ._replace(scheme="", netloc="").geturl()
+
+
+def take_pen(page: Page, url: str) -> None:
+    """Open an invitation and join the table: the phone lands on the sheet it was made for."""
+    page.goto(url)
+    page.locator("form[action*='/join/'] button").click()
+    page.wait_for_url("**/matches/**")
 
 
 @pytest.fixture

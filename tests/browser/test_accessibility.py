@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import re
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from playwright.sync_api import Page
+
+from .conftest import invitation_path, take_pen
 
 pytestmark = pytest.mark.browser
 
@@ -43,13 +43,6 @@ EDIT = {"quarantotto": "quarantotto/1/edit", "scala40": "scala40/1/edit",
         "fortyfive": "fortyfive/1/edit?entry=cards", "cavallore": "cavallore/1/edit"}
 
 
-def with_pen(table, match_id: str) -> str:
-    """The match's edit link: a fresh browser opening it gets the sheet with the entry form
-    (opened by its plain address, it only follows the sheet)."""
-    share = table.client.get(f"/matches/{match_id}/share").get_data(as_text=True)
-    return urlsplit(re.search(r'data-edit="([^"]+)"', share).group(1)).path
-
-
 def play(table, game: str, hands: list[dict[str, Any]]) -> str:
     """A new match of ``game`` with ``hands`` entered over HTTP."""
     match_id = table.new_match(game, NAMES[:1] if game == "cavallore" else NAMES)
@@ -67,19 +60,19 @@ def pages(table) -> dict[str, str]:
     for game in ("navawhist", "quarantotto", "scala40", "fortyfive", "cavallore"):
         urls[f"new-{game}"] = f"/matches/new?game={game}"
     bidding = table.new_match("navawhist", NAMES)
-    urls["bidding"] = with_pen(table, bidding)
+    urls["bidding"] = invitation_path(table, bidding)
     urls["follow"] = f"/matches/{bidding}"
     tricks = table.new_match("navawhist", NAMES)
     table.play_navawhist(tricks, [0, 0, 0], [1, 0, 0])
     table.play_navawhist(tricks, [1, 0, 0], [1, 1, 0])
     for _ in range(3):
         table.bid(tricks, 0)
-    urls["tricks"] = with_pen(table, tricks)
+    urls["tricks"] = invitation_path(table, tricks)
     urls["edit"] = f"/matches/{tricks}/navawhist/1/edit"
     for game, hands in HANDS.items():
-        urls[f"{game}-entry"] = with_pen(table, play(table, game, []))
+        urls[f"{game}-entry"] = invitation_path(table, play(table, game, []))
         match_id = play(table, game, hands)
-        urls[f"{game}-sheet"] = with_pen(table, match_id)
+        urls[f"{game}-sheet"] = invitation_path(table, match_id)
         urls[f"{game}-edit"] = f"/matches/{match_id}/{EDIT[game]}"
         urls[f"{game}-share"] = f"/matches/{match_id}/share"
         urls[f"{game}-history"] = f"/matches/{match_id}/history"
@@ -91,7 +84,10 @@ def test_no_serious_violations(make_page, live_server, table, dark):
     found = {}
     for name, url in pages(table).items():
         page = make_page(dark=dark)
-        page.goto(live_server + url)
+        if "/join/" in url:
+            take_pen(page, live_server + url)
+        else:
+            page.goto(live_server + url)
         problems = serious(page)
         if problems:
             found[name] = problems

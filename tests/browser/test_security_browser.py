@@ -10,14 +10,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterator
 from typing import Any
-from urllib.parse import urlsplit
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
 from scorekeeper.rules import GAMES, fortyfive
 
-from .conftest import settled, shot
+from .conftest import invitation_path, settled, shot, take_pen
 
 pytestmark = pytest.mark.browser
 
@@ -42,12 +41,6 @@ document.addEventListener("securitypolicyviolation", (e) => window.__csp.push({
   source: e.sourceFile, line: e.lineNumber}));
 """
 
-
-
-def join_path(table, match_id: str) -> str:
-    """The edit link the creating phone shares: opening it hands a browser the edit right."""
-    share = table.client.get(f"/matches/{match_id}/share").get_data(as_text=True)
-    return urlsplit(re.search(r'data-edit="([^"]+)"', share).group(1)).path
 
 
 def ok(response) -> None:
@@ -161,7 +154,7 @@ def test_hostile_names_are_shown_as_text_on_every_page(make_page, live_server, t
     two_hands(table, game, match_id)
     page = make_page()
     # Through the edit link, so that the entry form is shown too.
-    page.goto(live_server + join_path(table, match_id))
+    take_pen(page, live_server + invitation_path(table, match_id))
     expect(page.locator(".entry")).to_be_visible()
     inert(page, "match page")
     shows(page, HOSTILE)
@@ -366,7 +359,7 @@ def test_no_csp_violation_on_the_other_pages(csp_page, live_server, table):
         "home": "/", "new match": "/matches/new", "print sheets": "/sheets", "backup": "/backup",
         "follow": f"/matches/{match_id}", "share (follower)": f"/matches/{match_id}/share",
         "not found": "/matches/no-such-match", "bad game": "/matches/new?game=chess",
-        "wrong edit link": f"/matches/{match_id}/join/not-the-key",
+        "wrong invitation": "/join/not-an-invitation",
     }.items():
         seen.go(live_server + path, step)
     # A finished match: the final ranking, then reopened.
@@ -374,7 +367,8 @@ def test_no_csp_violation_on_the_other_pages(csp_page, live_server, table):
     version = table.sheet(finished)["version"]
     ok(table.post(f"/matches/{finished}/quarantotto/game", {
         "version": version, "number": 1, "action": "save", "closer": 0, "values-1": "K"}))
-    seen.go(live_server + join_path(table, finished), "finished match")
+    take_pen(page, live_server + invitation_path(table, finished))
+    seen.check("finished match")
     expect(page.locator(".ranking")).to_be_visible()
     page.get_by_role("button", name="Reopen").click()
     # Reopened, its games can be corrected again.

@@ -113,15 +113,15 @@ def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
     """
     names = form.names()
     for attempt in range(3):
-        table = tables.table_for_new_match(request.values.get("table"), names)
-        match = Match(game=game, options=options, first_dealer=form.first_dealer.data or 0,
-                      place=naming.clean(form.place.data or "") or None,
-                      lang=str(get_locale()), table_id=table.id)
-        for seat, player in enumerate(tables.seat_players(table, names)):
-            match.seats.append(Seat(seat=seat, player=player))
-        db.session.add(match)
-        bump_table(table.id)
         try:
+            table = tables.table_for_new_match(request.values.get("table"), names)
+            match = Match(game=game, options=options, first_dealer=form.first_dealer.data or 0,
+                          place=naming.clean(form.place.data or "") or None,
+                          lang=str(get_locale()), table_id=table.id)
+            for seat, player in enumerate(tables.seat_players(table, names)):
+                match.seats.append(Seat(seat=seat, player=player))
+            db.session.add(match)
+            bump_table(table.id)
             db.session.commit()
             break
         except IntegrityError:

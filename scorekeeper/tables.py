@@ -25,9 +25,9 @@ from flask_babel import gettext as _
 from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import selectinload
 
+from . import names as naming
 from .access import qr_svg
 from .db import db
-from .forms import printable
 from .links import share_url
 from .membership import current_device, is_member, join, my_tables, open_edit, touch
 from .models import (
@@ -162,7 +162,7 @@ def show(table_id: str):
 def _text_field(field: str, limit: int) -> str:
     """A short printable text from the form, or 422 with a message naming the field."""
     value = request.form.get(field, "").strip()
-    if len(value) > limit or not printable(value):
+    if len(value) > limit or not naming.readable(value):
         abort(422, _("The name must be at most %(n)s printable characters.", n=limit))
     return value
 

@@ -14,7 +14,7 @@ import sys
 import textwrap
 
 from scorekeeper.db import db
-from scorekeeper.models import Hand, Match, Player, Seat
+from scorekeeper.models import Hand, Match, Player, Seat, Table, name_key
 
 from .conftest import migrated_app
 
@@ -39,9 +39,13 @@ def seed(url: str) -> None:
     """Eleven Quarantotto matches of 6 players and 100 games each, on the home page."""
     app = migrated_app(url)
     with app.app_context():
-        players = [Player(name=f"Player {i}") for i in range(6)]
+        table = Table(name="Crash")
+        db.session.add(table)
+        db.session.flush()
+        players = [Player(table_id=table.id, name=f"Player {i}", key=name_key(f"Player {i}"))
+                   for i in range(6)]
         for _ in range(11):
-            match = Match(game="quarantotto",
+            match = Match(game="quarantotto", table_id=table.id,
                           options={"length": "target", "games": 4, "target": 100_000})
             match.seats = [Seat(seat=i, player=p) for i, p in enumerate(players)]
             db.session.add(match)

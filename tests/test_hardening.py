@@ -202,19 +202,29 @@ def test_names_equal_but_for_case_or_composition_are_one_player(table, app):
 
 
 @pytest.mark.usefixtures("quiet_server_log")
-def test_two_phones_adding_the_same_new_name_at_once_both_succeed(app):
+def test_phones_of_a_table_adding_the_same_new_name_at_once_all_succeed(app):
     phones, rounds = 8, 10
     barrier = threading.Barrier(phones)
     with serve(app) as base:
+        first = Phone(base)
+        table_id = None
+        match_id = first.new_match("navawhist", ["Anna", "Bruno"])
+        others = [Phone(base) for _ in range(phones - 1)]
+        for phone in others:
+            phone.join(first.edit_link(match_id))
+        share = first.get(f"/matches/{match_id}/share").body.decode()
+        table_id = share.split("/tables/", 1)[1].split("/", 1)[0]
+
         def start(phone_number: int) -> list[int]:
-            phone = Phone(base)
+            phone = ([first] + others)[phone_number]
             phone.csrf()
             statuses = []
             for round_number in range(rounds):
                 barrier.wait(timeout=60)
                 reply = phone.post("/matches/new", {
                     "game": "navawhist", "action": "start", "first_dealer": 0,
-                    "players-0": f"New {round_number}", "players-1": f"Phone {phone_number}"})
+                    "table": table_id, "players-0": f"New {round_number}",
+                    "players-1": f"Phone {phone_number}"})
                 statuses.append(reply.status)
             return statuses
 
@@ -222,8 +232,8 @@ def test_two_phones_adding_the_same_new_name_at_once_both_succeed(app):
             statuses = [s for result in pool.map(start, range(phones)) for s in result]
     assert statuses == [303] * phones * rounds
     with app.app_context():
-        names = list(db.session.scalars(select(Player.name)))
-    assert sorted(names) == sorted([f"New {r}" for r in range(rounds)]
+        names = list(db.session.scalars(select(Player.name).where(Player.table_id == table_id)))
+    assert sorted(names) == sorted(["Anna", "Bruno"] + [f"New {r}" for r in range(rounds)]
                                    + [f"Phone {p}" for p in range(phones)])
 
 

@@ -12,11 +12,12 @@ from scorekeeper import create_app, links
 from scorekeeper.access import qr_svg
 from scorekeeper.db import upgrade
 
-from .conftest import Table
+from .conftest import CSRF, Table
 
 NAMES = ["Anna", "Bruno", "Carla"]
 LINK = re.compile(r'<a href="([^"]+)">')
-EDIT = re.compile(r'data-edit="([^"]+)"')
+INVITE = re.compile(r'data-invite="([^"]+)"')
+TABLE = re.compile(r'/tables/([^/"]+)/invitations')
 WARNING = "no phone can open them"
 
 
@@ -37,18 +38,26 @@ def make_app(tmp_path, **config):
 
 
 def share(client, match_id: str, **kwargs):
+    """The follow link, the link of a fresh invitation to the match's table, and the page."""
     response = client.get(f"/matches/{match_id}/share", **kwargs)
     assert response.status_code == 200
     page = response.get_data(as_text=True)
-    edit = EDIT.search(page)
-    return LINK.search(page).group(1), edit and edit.group(1), page
+    table = TABLE.search(page)  # only a phone of the table is offered an invitation
+    if table is None:
+        return LINK.search(page).group(1), None, page
+    invite = client.post(f"/tables/{table.group(1)}/invitations",
+                         data={"csrf_token": CSRF.search(page).group(1), "match": match_id},
+                         **kwargs)
+    assert invite.status_code == 200
+    return (LINK.search(page).group(1), INVITE.search(invite.get_data(as_text=True)).group(1),
+            page)
 
 
 def test_a_loopback_address_is_named_plainly(client, table):
     match_id = table.new_match("navawhist", NAMES)
     follow, edit, page = share(client, match_id)
     assert follow == f"http://localhost/matches/{match_id}"
-    assert edit.startswith(f"http://localhost/matches/{match_id}/join/")
+    assert edit.startswith("http://localhost/join/")
     assert WARNING in page and "make run" in page
 
 
@@ -94,7 +103,7 @@ def test_the_base_url_names_every_link_and_other_hosts_are_refused(tmp_path, mon
     match_id = table.new_match("navawhist", NAMES)
     follow, edit, page = share(table.client, match_id)
     assert follow == f"https://scores.example/matches/{match_id}"
-    assert edit.startswith(f"https://scores.example/matches/{match_id}/join/")
+    assert edit.startswith("https://scores.example/join/")
     assert qr_svg(follow, "Follow") in page and WARNING not in page
     for host in ("evil.example", "localhost", "scores.example.evil.example"):
         response = table.client.get(f"/matches/{match_id}/share", headers={"Host": host})

@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from flask_migrate import downgrade, upgrade
 from sqlalchemy import text
 
 from scorekeeper import create_app
-from scorekeeper.db import db
+from scorekeeper.db import db, downgrade, upgrade
 from scorekeeper.models import Match, Player
 from scorekeeper.scoring import compute_sheet
 

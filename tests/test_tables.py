@@ -205,9 +205,8 @@ def test_flask_export_and_import_move_whole_tables_with_their_phones(app, table,
     match_id = table.new_match("navawhist", NAMES)
     out = tmp_path / "all.json"
     assert app.test_cli_runner().invoke(args=["export", str(out)]).exit_code == 0
-    from flask_migrate import upgrade
-
     from scorekeeper import create_app
+    from scorekeeper.db import upgrade
 
     moved = create_app({"TESTING": True, "SECRET_KEY": "test",
                         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'moved.db'}"})

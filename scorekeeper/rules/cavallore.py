@@ -205,5 +205,7 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *,
 
 GAME = Game(
     key="cavallore", name="Cavallo Re", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
-    options=(), clockwise=True, build_sheet=build_sheet, solitaire=True,
+    options=(), clockwise=True, build_sheet=build_sheet,
+    saved=N_("Deal %(n)s saved."),
+    saved_elsewhere=N_("Another phone saved deal %(n)s: this is the sheet now."), solitaire=True,
 )

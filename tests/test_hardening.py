@@ -264,7 +264,7 @@ def test_short_headers_on_static_files_and_fragments_and_no_cookie_resent(table,
     gz = {"Accept-Encoding": "gzip"}
     static = client.get(f"/static/css/{css}", headers=gz)
     sheet = table.sheet(match_id)
-    fragment = table.post(f"/matches/{match_id}/bid", {
+    fragment = table.post(f"/matches/{match_id}/navawhist/bid", {
         "version": sheet["version"], "number": 1, "seat": sheet["next"]["info"]["bidder"],
         "bid": 0}, headers={"HX-Request": "true", **gz})
     assert fragment.status_code == 200

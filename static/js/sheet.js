@@ -1,7 +1,8 @@
 /* The live sheet on a phone that may edit it.
  *
  * - After a save (or a refusal) the entry for the next hand comes to the top of the view,
- *   and a refusal's message takes the focus, so it is seen and read out.
+ *   and a refusal's message takes the focus, so it is seen and read out. The notice of a
+ *   save stays until the next tap.
  * - What was typed or tapped in the hand being entered is kept in sessionStorage, per
  *   match and hand: a refresh (another phone saved), a language switch or a visit to the
  *   Share page puts it back where the hand is still the same one.
@@ -12,6 +13,7 @@
   "use strict";
 
   var POLL_MS = 4000;
+  var restoring = false;
   var SKIP = { csrf_token: 1, version: 1, number: 1, tap: 1, action: 1, mode: 1, seat: 1 };
 
   function live() { return document.getElementById("live"); }
@@ -70,6 +72,11 @@
   /* Let the server redraw what was put back: one change per form that redraws itself,
      else one per field that redraws itself (a card keypad). */
   function refresh(touched) {
+    restoring = true;
+    try { redraw(touched); } finally { restoring = false; }
+  }
+
+  function redraw(touched) {
     var forms = [];
     touched.forEach(function (field) {
       var form = field.form;
@@ -151,6 +158,13 @@
           && /[?&]since=/.test(event.detail.requestConfig.path)
           && Number(found[1]) <= Number(root.dataset.version)) {
         event.detail.shouldSwap = false;
+      }
+    });
+    /* The notice of a save stays until the next action: the next tap takes it away. */
+    document.body.addEventListener("htmx:beforeRequest", function (event) {
+      var notice = document.getElementById("notice"), elt = event.detail.elt;
+      if (notice && !restoring && elt !== document.body && !notice.contains(elt)) {
+        notice.remove();
       }
     });
     setInterval(poll, POLL_MS);

@@ -125,6 +125,9 @@ def test_quarantotto_refused_save_beside_its_control_then_saved(page, live_serve
     taps(page.locator("button[value=save]"))
     saved_in_view(page, "Game 1 saved.", "Game 2 of 4")
     assert taps.count <= 6
+    # The notice stays until the next action.
+    tap(page, 0, "A")
+    expect(page.locator("#notice")).to_have_count(0)
     expect(page.locator("#game-1 td").nth(0)).to_contain_text(
         str(quarantotto.score_game(["K", None, "7", "2"], closer=1)[0]))
     assert serious(page) == []

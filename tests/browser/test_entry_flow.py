@@ -75,6 +75,7 @@ def test_navawhist_hand_sum_of_bids_notice_and_eight_taps(page, live_server):
     saved_in_view(page, "Hand 1 saved.", "Hand 2 of 16")
     assert taps.count <= 8
     shot(page, "flow-navawhist-saved")
+    assert serious(page) == []
 
 
 def test_navawhist_an_earlier_bid_changed_by_tapping_it(page, live_server):
@@ -93,6 +94,7 @@ def test_navawhist_an_earlier_bid_changed_by_tapping_it(page, live_server):
     expect(page.locator("#bid-sum")).to_contain_text("Bids 2 of 1: over by 1")
     # Dario is asked next, as before the change.
     expect(page.locator("#bid-prompt")).to_have_text("Dario bids:")
+    assert serious(page) == []
 
 
 def test_quarantotto_refused_save_beside_its_control_then_saved(page, live_server):
@@ -228,13 +230,14 @@ def test_a_second_phone_follows_and_keeps_what_it_typed(make_page, live_server):
     shot(second, "flow-second-phone-conflict")
 
 
-def test_ten_players_every_total_in_view(make_page, live_server, table):
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_ten_players_every_total_in_view(make_page, live_server, table, dark):
     names = [f"Player {n}" for n in range(1, 11)]
     match_id = table.new_match("navawhist", names)
     bids = [0] * 10
     tricks = [1] + [0] * 9
     table.play_navawhist(match_id, bids, tricks)
-    page = make_page()
+    page = make_page(dark=dark)
     page.goto(live_server + with_pen(table, match_id))
     strip = page.locator(".strip li")
     expect(strip).to_have_count(10)

@@ -27,7 +27,7 @@ cardpad.attach(bp, quarantotto, warning=quarantotto.entry_warning)
 STOCK = cardpad.STOCK
 EDIT_TEMPLATE = "hands/edit_quarantotto.html"
 ENTRY_PANEL = "hands/_entry_quarantotto.html"
-CORRECT_PANEL = "hands/_correct_quarantotto.html"
+CORRECT_PANEL = "hands/_correct_rummy.html"
 HISTORY_SEATS = ("closer",)
 
 

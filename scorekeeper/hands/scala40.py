@@ -31,7 +31,7 @@ bp.add_app_template_global(scala40.deal_players, "scala40_deal_players")
 
 EDIT_TEMPLATE = "hands/edit_scala40.html"
 ENTRY_PANEL = "hands/_entry_scala40.html"
-CORRECT_PANEL = "hands/_correct_scala40.html"
+CORRECT_PANEL = "hands/_correct_rummy.html"
 HISTORY_SEATS = ("closer",)
 FLAGS = ("1", "y", "on", "true", "yes")
 
@@ -129,7 +129,7 @@ def _before(match: Match, number: int) -> Next:
 
 def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
     context = {"template": EDIT_TEMPLATE, "number": number, "draft": draft,
-               "nx": _before(match, number)}
+               "nx": _before(match, number), "annul": True}
     if error is not None:
         return refuse(match, error, **context)
     return redraw(match, CORRECT_PANEL, **context)

@@ -27,9 +27,19 @@ from .access import can_edit
 from .cache import cache
 from .db import db
 from .forms import StepForm, match_form
+from .hands import entry_context
 from .i18n import rule_message
 from .models import NAME_LENGTH, Match, Seat
-from .pages import after_change, get_match, is_htmx, refuse, render_sheet, sheet_context
+from .pages import (
+    after_change,
+    elsewhere_notice,
+    get_match,
+    is_htmx,
+    refuse,
+    render_sheet,
+    saved_notice,
+    sheet_context,
+)
 from .records import wants_page
 from .rules import GAMES, RuleError
 from .scoring import Conflict, bump_table, compute_sheet, redo, reopen, sheet_json, undo
@@ -142,19 +152,35 @@ def show(match_id: str):
     version = db.session.scalar(select(Match.version).where(Match.id == match_id))
     if version is None:
         abort(404, _("There is no such match."))
+    saved = request.args.get("saved", type=int)
+
+    def page():
+        match = get_match(match_id)
+        return render_sheet(match, notice=saved_notice(match, saved), undoable=True,
+                            **entry_context(match.game, request.args))
+
     if is_htmx():
-        return render_sheet(get_match(match_id))
+        return page()
     key = (match_id, version, str(get_locale()), can_edit(match_id), request.full_path)
-    return cache("pages").get(key, lambda: pagecache.shared(
-        lambda: render_sheet(get_match(match_id)))).response()
+    return cache("pages").get(key, lambda: pagecache.shared(page)).response()
 
 
 @bp.get("/matches/<match_id>/live")
 def live(match_id: str):
-    """The live part of the sheet, for phones that follow it; 304 while nothing changed."""
+    """The live part of the sheet, for phones that follow it; 304 while nothing changed.
+
+    A phone that may edit asks with ``since`` (the version its page shows): 204 while the
+    sheet is the same, else the live sheet saying which hand another phone saved.
+    """
     version = db.session.scalar(select(Match.version).where(Match.id == match_id))
     if version is None:
         abort(404, _("There is no such match."))
+    since = request.args.get("since", type=int)
+    if since is not None:
+        if since >= version:
+            return "", 204, {"Cache-Control": "no-cache"}
+        match = get_match(match_id)
+        return render_sheet(match, notice=elsewhere_notice(match))
     etag = f"{match_id}-{version}-{get_locale()}-{int(can_edit(match_id))}"
     # A compressed response carried the same tag with "-gz" (see assets.finish).
     if request.if_none_match.contains_weak(etag) or \

@@ -1,6 +1,12 @@
 """The toolbox of every page showing a match: its loader, the htmx test, the sheet
 rendered whole or as its live part, a refusal that stores nothing, and the answer after
-a change."""
+a change.
+
+One htmx pattern: a tap returns the partial that replaces itself; a save, a refusal and
+a refresh answer with the live sheet (``#live``). The entry panel then comes first in
+the live sheet's ``#turn``, with a notice (what was saved, or that another phone saved
+first) or the refusal beside the control it is about (``error_at``).
+"""
 
 from __future__ import annotations
 
@@ -9,10 +15,11 @@ from typing import Any
 
 from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
+from sqlalchemy import select
 
 from .db import db
 from .i18n import rule_message
-from .models import Match
+from .models import Change, Match
 from .rules import GAMES, RuleError
 from .scoring import Conflict, compute_sheet
 
@@ -48,26 +55,79 @@ def render_sheet(match: Match, *, status: int = 200, error: str | None = None,
     return render_compact(template, **sheet_context(match), error=error, **context), status
 
 
+def redraw(match: Match, partial: str, *, template: str = "matches/show.html", **context: Any):
+    """A tap or a choice shown again, nothing stored: htmx gets ``partial``, the part of the
+    page that replaces itself; a plain POST the whole page (``template``)."""
+    if is_htmx():
+        return render_compact(partial, **sheet_context(match), **context), 200
+    return render_sheet(match, template=template, **context)
+
+
 def sheet_context(match: Match) -> dict[str, Any]:
     """What every template showing a match needs."""
     return {"match": match, "sheet": compute_sheet(match), "game": GAMES[match.game],
             "names": match.names}
 
 
-def refuse(match: Match, error: RuleError | Conflict, **context: Any):
-    """Nothing stored: the sheet again with the message, 409 for a conflict, 422 otherwise."""
+def latest_hand(match: Match) -> int | None:
+    """The number of the hand changed last (by any phone), None before the first change."""
+    return db.session.scalar(select(Change.number).where(Change.match_id == match.id)
+                             .order_by(Change.id.desc()).limit(1))
+
+
+def elsewhere_notice(match: Match) -> str:
+    """What a phone says when its page was older than the sheet: which hand came in."""
+    number = latest_hand(match)
+    if number is None:
+        return _("Already recorded: the sheet below is the latest one.")
+    return _(GAMES[match.game].saved_elsewhere, n=number)
+
+
+def saved_notice(match: Match, number: int | None) -> str | None:
+    """"Hand 5 saved." for a hand that is stored, else None."""
+    if number is None or not 1 <= number <= len(match.hands):
+        return None
+    return _(GAMES[match.game].saved, n=number)
+
+
+def refuse(match: Match, error: RuleError | Conflict, *, at: str = "save", **context: Any):
+    """Nothing stored: the sheet again, 409 for a conflict, 422 otherwise.
+
+    A conflict (the page was older than the sheet) is told in the notice above the entry;
+    a rule's refusal is shown beside the control ``at`` names (``"save"``, ``"seat-2"``,
+    ``"closer"``): the entry templates place it there and keep what was typed.
+    """
     db.session.rollback()
     db.session.refresh(match)
     if isinstance(error, Conflict):
-        return render_sheet(match, status=409, **context,
-                            error=_("Already recorded: the sheet below is the latest one."))
-    return render_sheet(match, status=422, **context, error=rule_message(error, match.names))
+        return render_sheet(match, status=409, **context, notice=elsewhere_notice(match),
+                            jump=True)
+    return render_sheet(match, status=422, **context, error=rule_message(error, match.names),
+                        error_at=at)
 
 
+def seat_at(error: RuleError | Conflict, default: str = "save") -> str:
+    """Where a refusal goes in a form with one control per seat: that seat's, else
+    ``default``."""
+    seat = getattr(error, "seat", None)
+    return default if seat is None else f"seat-{seat}"
 
 
-def after_change(match: Match):
-    """POST then redirect; htmx gets the fresh live sheet instead."""
+def still_next(match: Match, form: Any) -> bool:
+    """True when the hand the form was made for is still the one to enter: what was typed
+    in it still applies after another phone's change."""
+    db.session.rollback()
+    db.session.refresh(match)
+    sheet = compute_sheet(match)
+    return sheet.next is not None and sheet.next.number == form.number.data
+
+
+def after_change(match: Match, saved: int | None = None, *, args: dict[str, Any] | None = None,
+                 **context: Any):
+    """POST then redirect to the next entry (``#turn``, with ``args`` in its address), with
+    the notice of the hand ``saved``; htmx gets the fresh live sheet (with ``context``)."""
     if is_htmx():
-        return render_sheet(match)
-    return redirect(url_for("matches.show", match_id=match.id), 303)
+        return render_sheet(match, notice=saved_notice(match, saved), jump=True,
+                            undoable=True, **context)
+    return redirect(url_for("matches.show", match_id=match.id, saved=saved, _anchor="turn",
+                            **(args or {})), 303)

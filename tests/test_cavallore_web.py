@@ -94,7 +94,7 @@ def test_several_players_keep_their_own_logs(table, client):
     match_id = table.new_match("cavallore", ["Anna", "Bruno"])
     assert add(table, match_id, 36, seat=1).status_code == 303
     response = add(table, match_id, 20, seat=1)
-    assert response.headers["Location"].endswith("?seat=1")
+    assert response.headers["Location"].endswith("?saved=2&seat=1#turn")
     page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert "Deal 3 · Bruno" in page
     add(table, match_id, 12, seat=0)

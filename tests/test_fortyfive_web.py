@@ -183,7 +183,7 @@ def test_the_way_of_entering_is_kept_for_the_next_hand(table, client, match):
     assert page.lstrip().startswith('<div id="live"') and 'name="side-1"' in page
     response = FortyFive(table, match).side_tricks([2, 3], bonus_side="none")
     assert response.status_code == 303
-    assert response.headers["Location"].endswith("?entry=sides")
+    assert response.headers["Location"].endswith("?saved=1&entry=sides#turn")
     assert table.sheet(match)["totals"] == [10, 15]
     htmx = FortyFive(table, match, htmx=True)
     htmx.start("sides", **{"side-0": 5, "side-1": 0, "bonus_side": 0})
@@ -290,7 +290,7 @@ def test_a_stale_form_is_refused_over_the_whole_sheet(table, match):
     response = ff.send("tap:0")
     assert response.status_code == 409
     assert response.headers["HX-Retarget"] == "#live"
-    assert "Already recorded" in response.get_data(as_text=True)
+    assert "Another phone saved hand 1" in response.get_data(as_text=True)
 
 
 def test_correcting_a_past_hand(table, client, match):

@@ -165,7 +165,8 @@ def test_bid_with_htmx_returns_a_small_fragment(table, client):
         headers={"HX-Request": "true"})
     text = response.get_data(as_text=True)
     assert response.status_code == 200
-    assert response.headers["HX-Retarget"] == "#entry"
+    # a tap answers with the panel that replaces itself (the form targets #entry)
+    assert "HX-Retarget" not in response.headers
     assert text.lstrip().startswith('<section class="entry" id="entry"')
     assert "<html" not in text and 'id="live"' not in text
     assert "Carla bids" in text
@@ -173,11 +174,21 @@ def test_bid_with_htmx_returns_a_small_fragment(table, client):
     assert 'id="hand-1" hx-swap-oob="true"' in text and "1/</span>" in text
     assert 'id="names-row" hx-swap-oob="true"' in text
     assert 'id="actions" hx-swap-oob="true"' in text and f'value="{sheet["version"] + 1}"' in text
-    # a refusal still sends the whole live sheet with its message
+    # a refusal sends the panel again with its message beside the keypad, focused
     response = table.post(f"/matches/{match_id}/navawhist/bid", {
         "version": sheet["version"] + 1, "number": 1, "seat": 2, "bid": 9},
         headers={"HX-Request": "true"})
-    assert response.status_code == 422 and 'id="live"' in response.get_data(as_text=True)
+    text = response.get_data(as_text=True)
+    assert response.status_code == 422 and 'id="live"' not in text
+    error = text.split('id="entry-error"', 1)[1]
+    assert 'role="alert"' in error.split(">", 1)[0] and "Carla" in error.split("</p>", 1)[0]
+    assert text.index('class="keypad"') < text.index('id="entry-error"')
+    # a tap on an older page sends the whole live sheet, saying what came in meanwhile
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {
+        "version": sheet["version"], "number": 1, "seat": 2, "bid": 0},
+        headers={"HX-Request": "true"})
+    assert response.status_code == 409 and response.headers["HX-Retarget"] == "#live"
+    assert "Another phone saved hand 1" in response.get_data(as_text=True)
 
 
 def test_a_stale_or_double_submission_stores_one_bid(table, app):
@@ -187,8 +198,38 @@ def test_a_stale_or_double_submission_stores_one_bid(table, app):
     assert table.post(f"/matches/{match_id}/navawhist/bid", data).status_code == 303
     response = table.post(f"/matches/{match_id}/navawhist/bid", data)
     assert response.status_code == 409
-    assert "Already recorded" in response.get_data(as_text=True)
+    assert "Another phone saved hand 1" in response.get_data(as_text=True)
     assert table.sheet(match_id)["next"]["info"]["bids"] == [None, 0, None, None]
+
+
+def test_an_earlier_bid_of_the_hand_being_bid_can_be_changed(table):
+    match_id = table.new_match("navawhist", NAMES)
+    for _ in range(2):
+        assert table.bid(match_id, 0).status_code == 303  # Bruno, then Carla bid 0
+    sheet = table.sheet(match_id)
+    base = {"version": sheet["version"], "number": 1}
+    # The tap on Bruno's bid asks it again and stores nothing.
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {**base, "change": 1},
+                          headers={"HX-Request": "true"})
+    assert response.status_code == 200 and "New bid of Bruno" in response.get_data(as_text=True)
+    assert table.sheet(match_id)["version"] == sheet["version"]
+    assert table.post(f"/matches/{match_id}/navawhist/bid", {**base, "seat": 1, "bid": 1}
+                      ).status_code == 303
+    info = table.sheet(match_id)["next"]["info"]
+    assert info["bids"] == [None, 1, 0, None] and info["bidder"] == 3
+    assert (info["bid_total"], info["bids_off"]) == (1, 0)
+    # Dario has not bid: his bid cannot be "changed"; nor any bid once bidding is over.
+    sheet = table.sheet(match_id)
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {
+        "version": sheet["version"], "number": 1, "seat": 0, "bid": 0})
+    assert response.status_code == 409
+    assert table.bid(match_id, 0).status_code == 303
+    assert table.bid(match_id, 1).status_code == 303  # Anna, the dealer: 1 + 0 + 0 + 1 = 2
+    sheet = table.sheet(match_id)
+    assert sheet["next"]["info"]["phase"] == "tricks"
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {
+        "version": sheet["version"], "number": 1, "seat": 1, "bid": 0})
+    assert response.status_code == 409
 
 
 def test_correcting_a_past_hand_changes_later_totals(table, client):

@@ -83,7 +83,7 @@ def test_a_fixed_number_of_games_and_a_target(table):
 
 
 @pytest.mark.parametrize(("closer", "hands", "message"), [
-    ("", [None, 5, 5, 5], "Choose who closed, or that the stock ran out."),
+    ("", [None, 5, 5, 5], "Tap who closed, or that nobody did: the stock ran out."),
     (0, [None, "-5", 5, 5], "Bruno: points in hand cannot be negative."),
     (0, [None, 1, 5, 5], "Bruno: 1 point in hand is impossible"),
     ("stock", [0, 5, 0, 5], "Carla: only one player can end a game with 0 points in hand."),
@@ -127,7 +127,10 @@ def test_a_stale_or_double_submission_stores_one_game(table, app):
     assert table.post(f"/matches/{match_id}/quarantotto/game", data).status_code == 303
     response = table.post(f"/matches/{match_id}/quarantotto/game", data)
     assert response.status_code == 409
-    assert "Already recorded" in response.get_data(as_text=True)
+    text = response.get_data(as_text=True)
+    assert "Another phone saved game 1" in text
+    # What was typed belonged to game 1, which is stored now: game 2 starts empty.
+    assert 'name="values-0" id="values-0" value=""' in text
     assert len(table.sheet(match_id)["hands"]) == 1
     assert count(app, Change) == 1
 
@@ -243,6 +246,26 @@ def test_htmx_choice_shows_the_form_again(table):
                           headers={"HX-Request": "true"})
     assert response.status_code == 200
     text = response.get_data(as_text=True)
-    assert text.lstrip().startswith('<div id="live"') and 'id="deal-form"' in text
+    # the entry panel alone, which replaces itself
+    assert text.lstrip().startswith('<section class="entry rummy"') and 'id="deal-form"' in text
+    assert 'id="live"' not in text and "<html" not in text
     assert 'value="stock" checked' in text
     assert table.sheet(match_id)["hands"] == []
+
+
+def test_a_choice_on_the_correction_page_redraws_its_form_alone(table):
+    match_id = table.new_match("quarantotto", NAMES)
+    assert table.post(f"/matches/{match_id}/quarantotto/game", game_form(
+        table.sheet(match_id), 0, [None, 5, 5, 5], action="save")).status_code == 303
+    sheet = table.sheet(match_id)
+    form = game_form(sheet, "stock", ["0", "5", "5", "5"], action="refresh")
+    form["number"] = 1
+    response = table.post(f"/matches/{match_id}/quarantotto/1/edit", form,
+                          headers={"HX-Request": "true"})
+    text = response.get_data(as_text=True)
+    assert response.status_code == 200
+    assert text.lstrip().startswith('<form method="post" id="deal-form" class="entry rummy"')
+    assert "<html" not in text and 'value="stock" checked' in text
+    # the rules' warning comes with Anna's keypad as soon as the form shows her 0
+    assert "Anna has 0 points in hand though nobody closed" in text
+    assert table.sheet(match_id)["version"] == sheet["version"]  # nothing stored

@@ -136,7 +136,7 @@ def out_match(table, **options: Any) -> str:
 
 
 @pytest.mark.parametrize(("closer", "hands", "flags", "message"), [
-    ("", {1: 5, 2: 5}, {}, "A scored deal has exactly one closer."),
+    ("", {1: 5, 2: 5}, {}, "Tap who closed: a scored deal has exactly one closer."),
     (9, {1: 5, 2: 5}, {}, "The closer must be a seat from 0 to 3."),
     (0, {0: 5, 1: 5, 2: 5}, {}, "Anna closed and pays no penalty, not 5."),
     (0, {1: 5, 2: 5}, {"in_hand": "2"}, "Carla did not close: only the closer can close in hand."),

@@ -3,7 +3,9 @@
 Each game's module declares, besides its blueprint ``bp``: ``blank_extras(players)``,
 what its blank sheet prints besides the rows; ``HISTORY_SEATS``, the stored inputs the
 history page shows as a player's name; and, optionally, ``BLANK_PORTRAIT_COLUMNS``,
-how many players a portrait blank sheet holds.
+how many players a portrait blank sheet holds; and, when its entry panel reads a choice
+from the page's address (whose deal, the way of entering), ``entry_context(args)``, the
+context the match page passes its entry for those ``args``.
 
 Every step is checked by the rules engine (through :func:`scorekeeper.scoring.save_hand`)
 before it is stored; a form carries the version of the sheet it was made for.
@@ -11,6 +13,7 @@ before it is stored; a form carries the version of the sheet it was made for.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
@@ -38,6 +41,12 @@ def stored_hand(match: Match, number: int) -> dict[str, Any] | None:
     if 1 <= number <= len(match.hands):
         return match.hands[number - 1].data
     return None
+
+
+def entry_context(game: str, args: Mapping[str, str]) -> dict[str, Any]:
+    """What the match page passes to ``game``'s entry panel from its address ``args``."""
+    declared = getattr(game_modules()[game], "entry_context", None)
+    return declared(args) if declared else {}
 
 
 def game_modules() -> dict[str, ModuleType]:

@@ -5,11 +5,13 @@ The entry form keeps each player's entry as text in ``values-<seat>`` (cards suc
 stored until the deal is saved. Without JavaScript a key submits the game's own form,
 which applies the tap with :func:`apply_posted_tap` and shows the page again; with htmx
 a key posts to :func:`cards`, which answers with that player's keypad alone. The value
-shown is always the rules engine's (``entry_points`` of the game).
+shown is always the rules engine's (``keypad_points`` of the game), which also marks
+points no hand can hold as they are entered.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -25,16 +27,20 @@ from ..rules.cards import RANKS, SEPARATOR, parse_cards
 from ..rules.points import SUM, TOTAL
 
 JOLLY = "Jolly"
+STOCK = "stock"  # the closer choice "nobody: the stock ran out", as the entry forms post it
 BACK, CLEAR, SHOW = "back", "clear", "show"
 
 
 @dataclass(frozen=True)
 class Keypad:
     """What a game declares when it attaches the keypad: its keys and its rules module
-    (``entry_points`` and ``card_values``)."""
+    (``keypad_points`` and ``card_values``)."""
 
     keys: tuple[str, ...]
     rules: ModuleType
+    # What an entry earns as it is entered, besides a refusal (Quarantotto: 0 points
+    # though nobody closed): ``warning(text, seat=, nobody_closed=)``, a RuleError or None.
+    warning: Callable[..., RuleError | None] | None = None
 
 
 PADS: dict[str, Keypad] = {}  # by game key, filled by attach()
@@ -49,6 +55,7 @@ class Pad:
     kind: str
     points: int | None
     error: str | None
+    warning: str | None = None
 
 
 def entry_kind(entry: Any) -> str:
@@ -96,14 +103,19 @@ def apply_tap(text: str, key: str) -> str:
     return f"{text} {key}"
 
 
-def pad_state(game: str, seat: int, text: Any, names: list[str]) -> Pad:
-    """The keypad of ``seat``: the rules' points for ``text``, or the refusal in words."""
+def pad_state(game: str, seat: int, text: Any, names: list[str], *,
+              nobody_closed: bool = False) -> Pad:
+    """The keypad of ``seat``: the rules' points for ``text``, or the refusal in words, and
+    what the rules point out about it (``nobody_closed``: the stock ran out)."""
     text = "" if text is None else str(text).strip()
+    pad = PADS[game]
     try:
-        points = PADS[game].rules.entry_points(text, seat=seat)
+        points = pad.rules.keypad_points(text, seat=seat)
     except RuleError as error:
         return Pad(seat, text, entry_kind(text), None, rule_message(error, names))
-    return Pad(seat, text, entry_kind(text), points, None)
+    warning = pad.warning and pad.warning(text, seat=seat, nobody_closed=nobody_closed)
+    return Pad(seat, text, entry_kind(text), points, None,
+               rule_message(warning, names) if warning else None)
 
 
 def posted_texts(players: int) -> list[str]:
@@ -143,7 +155,8 @@ def cards(match_id: str):
         abort(400, _("Unknown key."))
     seat, key = tap
     return render_template("hands/_cardpad.html", match=match, names=match.names, seat=seat,
-                           text=apply_tap(texts[seat], key))
+                           text=apply_tap(texts[seat], key),
+                           stock=request.form.get("closer") == STOCK)
 
 
 def values_text(game: str) -> str:
@@ -165,10 +178,12 @@ def describe_values(values: list[tuple[str, int]]) -> str:
     return " · ".join(f"{' '.join(ranks)} {points}" for points, ranks in groups.items())
 
 
-def attach(bp: Blueprint, rules: ModuleType, keys: tuple[str, ...] = RANKS) -> None:
+def attach(bp: Blueprint, rules: ModuleType, keys: tuple[str, ...] = RANKS,
+           warning: Callable[..., RuleError | None] | None = None) -> None:
     """Give a game's blueprint the keypad route (``<game>.cards``) with ``keys``, scored by
-    ``rules``; the template helpers are bound once, with the first game's blueprint."""
-    PADS[bp.name] = Keypad(keys, rules)
+    ``rules`` (and ``warning``, see :class:`Keypad`); the template helpers are bound once,
+    with the first game's blueprint."""
+    PADS[bp.name] = Keypad(keys, rules, warning)
     bp.add_url_rule(f"/matches/<match_id>/{bp.name}/cards", "cards", cards, methods=["POST"])
     bp.record_once(lambda state: _template_helpers(state.app))
 

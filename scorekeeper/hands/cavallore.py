@@ -17,7 +17,7 @@ from flask_babel import format_decimal, format_percent
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..models import Match
-from ..pages import get_match, is_htmx, refuse, render_sheet
+from ..pages import after_change, get_match, refuse, render_sheet
 from ..rules import RuleError, Sheet, cavallore
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form
@@ -109,6 +109,11 @@ def cavallore_number(value: float | None, *, percent: bool = False) -> str:
     return format_decimal(value, "#,##0.0")
 
 
+def entry_context(args: Mapping[str, str]) -> dict[str, Any]:
+    """Whose deal the page's address asks for (``?seat=1``), checked by ``cavallore_seat``."""
+    return {"cr_seat": args.get("seat")}
+
+
 @bp.app_template_global()
 def cavallore_seat(match: Match, sheet: Sheet, chosen: Any = None) -> int:
     """Whose deal comes next: the seat chosen, else whoever played the last deal."""
@@ -143,10 +148,8 @@ def deal(match_id: str):
         save_hand(match, form.number.data, data, expected=form.version.data)
     except (RuleError, Conflict) as error:
         return refuse(match, error, cr_seat=seat)
-    if is_htmx():
-        return render_sheet(match, cr_seat=seat)
-    return redirect(url_for("matches.show", match_id=match.id,
-                            seat=seat if len(match.seats) > 1 else None), 303)
+    return after_change(match, saved=form.number.data, cr_seat=seat,
+                        args={"seat": seat if len(match.seats) > 1 else None})
 
 
 @bp.route("/matches/<match_id>/cavallore/<int:number>/edit", methods=["GET", "POST"])

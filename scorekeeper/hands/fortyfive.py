@@ -9,16 +9,17 @@ htmx swaps the form alone. Trick winners, the best trump and the points come fro
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, make_response, render_template, request
 
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..i18n import rule_message
 from ..models import Match
-from ..pages import get_match, is_htmx, refuse, render_sheet
+from ..pages import after_change, get_match, is_htmx, refuse, render_sheet
 from ..rules import N_, Row, RuleError, Sheet, fortyfive
 from ..rules.cards import RANKS, SUITS, suit_symbol
 from ..rules.core import check_seat
@@ -204,6 +205,11 @@ def _preview(match: Match, entry: Entry) -> Entry:
     return entry
 
 
+def entry_context(args: Mapping[str, str]) -> dict[str, Any]:
+    """The way of entering the page's address asks for (``?entry=sides``)."""
+    return {"entry_mode": args.get("entry")}
+
+
 @bp.app_template_global()
 def fortyfive_entry(match: Match, sheet: Sheet, mode: str | None = None) -> Entry:
     """A fresh entry for the next hand, in ``mode`` (default: tapping trick winners)."""
@@ -279,9 +285,9 @@ def _saved(match: Match, entry: Entry):
     """After a save: the sheet, ready for the next hand in the same way of entering it."""
     keep = entry.kind == "enter" and entry.mode != MODES[0]
     mode = entry.mode if keep else None
-    if is_htmx():
-        return render_sheet(match, entry_mode=mode)
-    return redirect(url_for("matches.show", match_id=match.id, entry=mode), 303)
+    if entry.kind != "enter":
+        return after_change(match, entry_mode=mode)
+    return after_change(match, saved=entry.number, entry_mode=mode, args={"entry": mode})
 
 
 @bp.post("/matches/<match_id>/fortyfive/hand")

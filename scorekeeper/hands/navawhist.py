@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, render_template, request
+from flask import Blueprint, abort, make_response, render_template, request
 from flask_babel import gettext as _
 
 from ..access import needs_edit_right
-from ..forms import BidForm, SeatValuesForm, whole
+from ..db import db
+from ..forms import BidForm, HandForm, SeatValuesForm, whole
 from ..i18n import rule_message
 from ..models import Match
 from ..pages import (
@@ -18,6 +19,7 @@ from ..pages import (
     refuse,
     render_compact,
     render_sheet,
+    seat_at,
 )
 from ..rules import RuleError, Sheet, navawhist
 from ..scoring import Conflict, compute_sheet, save_hand
@@ -40,29 +42,58 @@ def _pending(match: Match, number: int) -> dict[str, Any]:
     return stored_inputs(match, number, {"bids": [None] * len(match.seats), "tricks": None})
 
 
+def _bids(match: Match, sheet: Sheet, *, asking: int | None = None, error: str | None = None,
+          status: int = 200):
+    """The entry panel (htmx: it replaces itself), the keypad asking ``asking``'s bid."""
+    if is_htmx():
+        return render_compact(BID, match=match, sheet=sheet, names=match.names, asking=asking,
+                              error=error, error_at="save"), status
+    return render_sheet(match, status=status, asking=asking, error=error, error_at="save")
+
+
+def _stale(match: Match, error: Conflict):
+    """A bid tapped on an older page: the whole live sheet as it is now, with why."""
+    response = make_response(refuse(match, error))
+    if is_htmx():
+        response.headers["HX-Retarget"] = "#live"
+        response.headers["HX-Reswap"] = "outerHTML"
+    return response
+
+
 @bp.post("/matches/<match_id>/navawhist/bid")
 def bid(match_id: str):
-    """Record one player's bid; the next bidder is asked at once."""
+    """Record one player's bid, the next bidder's or a change of an earlier one; a tap on
+    an earlier bid (``change``) asks that player's bid again, storing nothing."""
     match = get_match(match_id, "navawhist")
-    form = BidForm()
+    changing = request.form.get("change")
+    form = HandForm() if changing is not None else BidForm()
     try:
         check_form(form, match)
         sheet = compute_sheet(match)
         if sheet.next is None or form.number.data != sheet.next.number \
-                or form.seat.data != sheet.next.info.get("bidder"):
+                or sheet.next.info["phase"] != "bids":
+            raise Conflict
+        info = sheet.next.info
+        if changing is not None:
+            seat = whole(changing)
+            if seat not in info["changeable"]:
+                raise Conflict
+            return _bids(match, sheet, asking=seat)
+        if form.seat.data != info["bidder"] and form.seat.data not in info["changeable"]:
             raise Conflict
         data = _pending(match, form.number.data)
         bids = list(data["bids"])
         bids[form.seat.data] = whole(form.bid.data)
         data["bids"] = bids
         sheet = save_hand(match, form.number.data, data, expected=form.version.data)
-    except (RuleError, Conflict) as error:
-        return refuse(match, error)
-    if is_htmx() and sheet.next is not None:
-        # Only the entry panel and the rows the bid changed travel back (see the template).
-        return render_compact(BID, match=match, sheet=sheet, names=match.names), 200, {
-            "HX-Retarget": "#entry", "HX-Reswap": "outerHTML"}
-    return after_change(match)
+    except Conflict as error:
+        return _stale(match, error)
+    except RuleError as error:
+        db.session.rollback()
+        db.session.refresh(match)
+        return _bids(match, compute_sheet(match), asking=form.seat.data, status=422,
+                     error=rule_message(error, match.names))
+    return _bids(match, sheet) if is_htmx() else after_change(match)
 
 
 @bp.post("/matches/<match_id>/navawhist/tricks")
@@ -85,8 +116,8 @@ def tricks(match_id: str):
             return _preview(match, sheet, form, data)
         save_hand(match, form.number.data, data, expected=form.version.data)
     except (RuleError, Conflict) as error:
-        return refuse(match, error, form=form, chosen=chosen)
-    return after_change(match)
+        return refuse(match, error, at=seat_at(error), form=form, chosen=chosen)
+    return after_change(match, saved=form.number.data)
 
 
 def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, Any]):

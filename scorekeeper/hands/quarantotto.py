@@ -16,16 +16,18 @@ from flask_babel import gettext as _
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..models import Match
-from ..pages import after_change, get_match, refuse, render_sheet
+from ..pages import after_change, get_match, redraw, refuse, seat_at, still_next
 from ..rules import N_, RuleError, quarantotto
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import cardpad, check_form, stored_hand
 
 bp = Blueprint("quarantotto", __name__)
-cardpad.attach(bp, quarantotto)
+cardpad.attach(bp, quarantotto, warning=quarantotto.entry_warning)
 
-STOCK = "stock"
+STOCK = cardpad.STOCK
 EDIT_TEMPLATE = "hands/edit_quarantotto.html"
+ENTRY_PANEL = "hands/_entry_quarantotto.html"
+CORRECT_PANEL = "hands/_correct_rummy.html"
 HISTORY_SEATS = ("closer",)
 
 
@@ -61,7 +63,7 @@ class Draft:
     def data(self) -> dict[str, Any]:
         """The game to store: the closer (None when the stock ran out) and the raw entries."""
         if self.closer is None and not self.stock:
-            raise RuleError(N_("Choose who closed, or that the stock ran out."))
+            raise RuleError(N_("Tap who closed, or that nobody did: the stock ran out."))
         return {"closer": self.closer, "points": [whole(t) for t in self.texts]}
 
 
@@ -82,21 +84,19 @@ def enter(match_id: str):
         if sheet.next is None or form.number.data != sheet.next.number:
             raise Conflict
         if draft.tapped or _looking():
-            return render_sheet(match, draft=draft)
+            return redraw(match, ENTRY_PANEL, draft=draft)
         save_hand(match, form.number.data, draft.data(), expected=form.version.data)
     except Conflict as error:
-        return refuse(match, error)
+        return refuse(match, error, draft=draft if still_next(match, form) else None)
     except RuleError as error:
-        return refuse(match, error, draft=draft)
-    return after_change(match)
+        return refuse(match, error, draft=draft, at=seat_at(error, "closer"))
+    return after_change(match, saved=form.number.data)
 
 
-def _edit_page(match: Match, number: int, draft: Draft, *, status: int = 200,
-               error: Any = None):
+def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
     if error is not None:
         return refuse(match, error, template=EDIT_TEMPLATE, number=number, draft=draft)
-    return render_sheet(match, template=EDIT_TEMPLATE, number=number, draft=draft,
-                        status=status)
+    return redraw(match, CORRECT_PANEL, template=EDIT_TEMPLATE, number=number, draft=draft)
 
 
 @bp.route("/matches/<match_id>/quarantotto/<int:number>/edit", methods=["GET", "POST"])

@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..models import Match
-from ..pages import after_change, get_match, refuse, render_sheet
+from ..pages import after_change, get_match, redraw, refuse, seat_at, still_next
 from ..rules import Next, RuleError, scala40
 from ..rules.cards import RANKS
 from ..scoring import Conflict, compute_sheet, save_hand
@@ -30,6 +30,8 @@ bp.add_app_template_global(lambda: scala40.hand_points("A"), "lone_ace_points")
 bp.add_app_template_global(scala40.deal_players, "scala40_deal_players")
 
 EDIT_TEMPLATE = "hands/edit_scala40.html"
+ENTRY_PANEL = "hands/_entry_scala40.html"
+CORRECT_PANEL = "hands/_correct_rummy.html"
 HISTORY_SEATS = ("closer",)
 FLAGS = ("1", "y", "on", "true", "yes")
 
@@ -108,14 +110,14 @@ def enter(match_id: str):
         if sheet.next is None or form.number.data != sheet.next.number:
             raise Conflict
         if draft.tapped or _action() not in ("save", "annul"):
-            return render_sheet(match, draft=draft)
+            return redraw(match, ENTRY_PANEL, draft=draft)
         save_hand(match, form.number.data, _deal_data(draft, sheet.columns),
                   expected=form.version.data)
     except Conflict as error:
-        return refuse(match, error)
+        return refuse(match, error, draft=draft if still_next(match, form) else None)
     except RuleError as error:
-        return refuse(match, error, draft=draft)
-    return after_change(match)
+        return refuse(match, error, draft=draft, at=seat_at(error, "closer"))
+    return after_change(match, saved=form.number.data)
 
 
 def _before(match: Match, number: int) -> Next:
@@ -127,10 +129,10 @@ def _before(match: Match, number: int) -> Next:
 
 def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
     context = {"template": EDIT_TEMPLATE, "number": number, "draft": draft,
-               "nx": _before(match, number)}
+               "nx": _before(match, number), "annul": True}
     if error is not None:
         return refuse(match, error, **context)
-    return render_sheet(match, **context)
+    return redraw(match, CORRECT_PANEL, **context)
 
 
 @bp.route("/matches/<match_id>/scala40/<int:number>/edit", methods=["GET", "POST"])

@@ -300,4 +300,6 @@ GAME = Game(
     key="cavallore", name="Cavallo Re", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     options=(), clockwise=True, build_sheet=build_sheet, solitaire=True,
     figures=FIGURES, counts=counts,
+    saved=N_("Deal %(n)s saved."),
+    saved_elsewhere=N_("Another phone saved deal %(n)s: this is the sheet now."),
 )

@@ -92,6 +92,19 @@ def forbidden_bid(cards: int, other_bids: Sequence[int]) -> int | None:
     return rest if 0 <= rest <= cards else None
 
 
+def bids_against_cards(cards: int, bids: Sequence[Any]) -> tuple[int, int]:
+    """The bids made so far added up, and how far they are from the cards dealt
+    (negative: under, positive: over).
+
+    >>> bids_against_cards(6, [2, None, 3, 0])
+    (5, -1)
+    >>> bids_against_cards(3, [2, 2, None])
+    (4, 1)
+    """
+    total = sum(b for b in bids if b is not None)
+    return total, total - cards
+
+
 def tricks_left(cards: int, tricks: Sequence[Any]) -> int:
     """Tricks still to assign once the whole numbers among ``tricks`` are counted.
 
@@ -273,10 +286,14 @@ def _next(players: int, schedule: list[int], index: int, first_dealer: int, hook
     forbidden = None
     if hook and bidder == dealer:
         forbidden = forbidden_bid(cards, [bids[s] for s in order[:-1]])
+    bid_total, bids_off = bids_against_cards(cards, bids)
+    # While bidding goes on, a bid already made may still be changed.
+    changeable = [s for s in order if bids[s] is not None] if bidder is not None else []
     return Next(index + 1, dealer, tuple(range(players)), {
         "cards": cards, "order": order, "bids": bids, "bidder": bidder,
         "forbidden": forbidden, "trump": pending["trump"] if pending else None,
         "phase": "bids" if bidder is not None else "tricks",
+        "bid_total": bid_total, "bids_off": bids_off, "changeable": changeable,
     })
 
 

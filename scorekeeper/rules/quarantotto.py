@@ -96,6 +96,26 @@ def entry_points(entry: Any, *, seat: int | None = None) -> int | None:
     return read_entry(entry, hand_points, seat=seat)
 
 
+def keypad_points(entry: Any, *, seat: int) -> int | None:
+    """Seat ``seat``'s points in hand as entered, refused when no hand can hold them, so the
+    keypad marks an impossible hand as it is entered.
+
+    >>> keypad_points("A K", seat=1)
+    25
+    >>> keypad_points("1", seat=2)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.core.RuleError: seat 2: 1 point in hand is impossible (the lowest ...
+    """
+    h = entry_points(entry, seat=seat)
+    if h is not None and h < 0:
+        raise RuleError(N_("%(player)s: points in hand cannot be negative."), seat=seat)
+    if h == 1:
+        raise RuleError(N_("%(player)s: 1 point in hand is impossible (the lowest card "
+                           "is a 2)."), seat=seat)
+    return h
+
+
 def _closer(closer: Any, players: int) -> int | None:
     if closer is None or closer == "":
         return None
@@ -107,16 +127,11 @@ def _checked(points: Sequence[Any], closer: Any) -> tuple[list[int], int | None]
     closer = _closer(closer, len(points))
     hands: list[int] = []
     for seat, entry in enumerate(points):
-        h = read_entry(entry, hand_points, seat=seat)
+        h = keypad_points(entry, seat=seat)
         if h is None:
             if seat != closer:
                 raise RuleError(N_("%(player)s: the points in hand are missing."), seat=seat)
             h = 0
-        if h < 0:
-            raise RuleError(N_("%(player)s: points in hand cannot be negative."), seat=seat)
-        if h == 1:
-            raise RuleError(N_("%(player)s: 1 point in hand is impossible (the lowest card "
-                               "is a 2)."), seat=seat)
         hands.append(h)
     if closer is not None and hands[closer] != 0:
         raise RuleError(N_("%(player)s closed and must have 0 points in hand."), seat=closer)
@@ -161,10 +176,28 @@ def warnings(hand_points: Sequence[Any], *, closer: int | None) -> list[RuleErro
     []
     """
     hands, closer = _checked(hand_points, closer)
-    if closer is not None:
-        return []
-    return [RuleError(N_("%(player)s has 0 points in hand though nobody closed: check the "
-                         "points."), seat=seat) for seat, h in enumerate(hands) if h == 0]
+    found = (entry_warning(h, seat=seat, nobody_closed=closer is None)
+             for seat, h in enumerate(hands))
+    return [w for w in found if w is not None]
+
+
+def entry_warning(entry: Any, *, seat: int, nobody_closed: bool) -> RuleError | None:
+    """The warning one player's entry earns as it is entered (None when there is none):
+    0 points in hand though nobody closed. An entry the rules refuse earns none here.
+
+    >>> str(entry_warning("0", seat=1, nobody_closed=True))
+    'seat 1 has 0 points in hand though nobody closed: check the points.'
+    >>> entry_warning("0", seat=1, nobody_closed=False)
+    >>> entry_warning("K", seat=1, nobody_closed=True)
+    """
+    try:
+        points = entry_points(entry, seat=seat)
+    except RuleError:
+        return None
+    if nobody_closed and points == 0:
+        return RuleError(N_("%(player)s has 0 points in hand though nobody closed: check the "
+                            "points."), seat=seat)
+    return None
 
 
 def winners(hand_points: Sequence[Any], *, closer: int | None) -> list[int]:
@@ -285,4 +318,6 @@ GAME = Game(
     key="quarantotto", name="Quarantotto", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     figures=FIGURES, counts=counts,
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
+    saved=N_("Game %(n)s saved."),
+    saved_elsewhere=N_("Another phone saved game %(n)s: this is the sheet now."),
 )

@@ -109,12 +109,28 @@ def entry_points(entry: Any, *, seat: int | None = None) -> int | None:
     return read_entry(entry, hand_points, seat=seat)
 
 
+def keypad_points(entry: Any, *, seat: int) -> int | None:
+    """Seat ``seat``'s penalty points as entered, refused when no hand can hold them.
+
+    >>> keypad_points("K", seat=0), keypad_points(None, seat=0)
+    (10, None)
+    >>> keypad_points(-4, seat=1)
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.core.RuleError: seat 1: penalty points cannot be negative.
+    """
+    points = entry_points(entry, seat=seat)
+    if points is not None and points < 0:
+        raise RuleError(N_("%(player)s: penalty points cannot be negative."), seat=seat)
+    return points
+
+
 def _closer(closer: Any, players: int) -> int:
     """The one closer of a scored deal: a seat, or a list holding exactly one seat."""
     if isinstance(closer, list | tuple):
         closer = closer[0] if len(closer) == 1 else None
     if closer is None or closer == "":
-        raise RuleError(N_("A scored deal has exactly one closer."))
+        raise RuleError(N_("Tap who closed: a scored deal has exactly one closer."))
     return check_seat(closer, players, N_("closer"))
 
 
@@ -375,6 +391,12 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     ...                         {"closer": 1, "points": [40, 0, None]}])
     >>> sheet.totals, sheet.status["eliminated"], sheet.next.dealer, sheet.next.seats
     ((40, 21, 110), [2], 0, (0, 1))
+
+    ``status["to_go"]`` holds the points each column may still take before it is out
+    (None once out, or without elimination), ``status["out_in"]`` the deal that put it out:
+
+    >>> sheet.status["to_go"], sheet.status["out_in"]
+    ([61, 80, None], [None, None, 1])
     """
     opts = _clean_options(players, options)
     match = _Match(players, opts, check_seat(first_dealer, players, N_("first dealer")))
@@ -454,6 +476,9 @@ def _sheet(players: int, opts: dict[str, Any], match: _Match, rows: list[Row],
             "reentries": [match.reentries[match.column_of[s]] for s in range(players)],
             "reentry_limit": opts["reentry_limit"] if opts["reentry"] else None,
             "may_reenter": may_reenter, "events": match.events,
+            "to_go": [None if threshold is None or c in match.out else threshold - t
+                      for c, t in enumerate(match.totals)],
+            "out_in": [match.out.get(c) for c in range(len(match.columns))],
         },
     )
 
@@ -492,4 +517,6 @@ GAME = Game(
     key="scala40", name="Scala 40", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     figures=FIGURES, counts=counts, lower_wins=True,
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
+    saved=N_("Deal %(n)s saved."),
+    saved_elsewhere=N_("Another phone saved deal %(n)s: this is the sheet now."),
 )

@@ -336,7 +336,7 @@ def test_no_csp_violation_on_any_page_of_a_game(csp_page, live_server, game):
         expect(page.locator(".alert")).to_be_visible()
         seen.check("refusal")
     with page.expect_response(lambda r: r.url.endswith("/undo")) as undone:
-        page.get_by_role("button", name="Undo").click()
+        page.locator("#actions").get_by_role("button", name="Undo").click()
     assert undone.value.status == 200  # htmx swaps the sheet in place
     settled(page)
     seen.check("undo")

@@ -383,7 +383,8 @@ def test_an_empty_match() -> None:
                             "dealers": [0, 1, 2, 3] * 4}
     assert sheet.next == Next(1, 0, (0, 1, 2, 3), {
         "cards": 1, "order": [1, 2, 3, 0], "bids": [None] * 4, "bidder": 1,
-        "forbidden": None, "trump": None, "phase": "bids"})
+        "forbidden": None, "trump": None, "phase": "bids",
+        "bid_total": 0, "bids_off": -1, "changeable": []})
 
 
 def test_one_hand_for_two_players() -> None:
@@ -822,3 +823,14 @@ def test_options_from_the_registry_drive_the_sheet() -> None:
 def test_a_hand_of_another_shape_is_refused(hand: dict) -> None:
     with pytest.raises(RuleError, match="not a Navawhist hand"):
         build_sheet(2, [hand])
+
+
+def test_bids_against_the_cards_and_the_bids_that_may_change():
+    sheet = build_sheet(4, [{"bids": [None, 1, 1, None], "tricks": None}])
+    info = sheet.next.info
+    assert sheet.next.number == 1 and info["cards"] == 1
+    # Bruno and Carla bid 1 each on 1 card: over by 1; both may still change their bid.
+    assert (info["bid_total"], info["bids_off"]) == (2, 1)
+    assert info["changeable"] == [1, 2]
+    done = build_sheet(2, [{"bids": [0, 1], "tricks": None}]).next.info
+    assert done["phase"] == "tricks" and done["changeable"] == []

@@ -240,7 +240,21 @@ def test_an_empty_match() -> None:
     assert sheet.status == {
         "end": "elimination", "threshold": 101, "deals": None, "played": 0, "annulled": 0,
         "seats_in": [0, 1, 2], "eliminated": [], "reentries": [0, 0, 0],
-        "reentry_limit": None, "may_reenter": [], "events": []}
+        "reentry_limit": None, "may_reenter": [], "events": [],
+        "to_go": [101, 101, 101], "out_in": [None, None, None]}
+
+
+def test_points_to_go_before_elimination_and_the_deal_that_put_each_out() -> None:
+    sheet = build_sheet(3, [deal(0, [None, 60, 110]), deal(0, [None, 50, None])])
+    assert sheet.totals == (0, 110, 110)
+    assert sheet.finished and sheet.status["to_go"] == [101, None, None]
+    # Bruno went out in deal 2, after Carla (deal 1): he ranks above her.
+    assert sheet.status["out_in"] == [None, 2, 1]
+    assert sheet.places == (1, 2, 3)
+    running = build_sheet(3, [deal(0, [None, 60, 20])], threshold=151)
+    assert running.status["to_go"] == [151, 91, 131]
+    fixed = build_sheet(3, [deal(0, [None, 60, 20])], end="deals")
+    assert fixed.status["to_go"] == [None, None, None]
 
 
 # --- the match: deals, elimination, the deal rotation ---------------------------------------------

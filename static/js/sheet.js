@@ -1,0 +1,172 @@
+/* The live sheet on a phone that may edit it.
+ *
+ * - After a save (or a refusal) the entry for the next hand comes to the top of the view,
+ *   and a refusal's message takes the focus, so it is seen and read out. The notice of a
+ *   save stays until the next tap.
+ * - What was typed or tapped in the hand being entered is kept in sessionStorage, per
+ *   match and hand: a refresh (another phone saved), a language switch or a visit to the
+ *   Share page puts it back where the hand is still the same one.
+ * - Every few seconds the phone asks whether another phone changed the sheet (a 204 while
+ *   nothing did) and shows the new sheet when one did.
+ */
+(function () {
+  "use strict";
+
+  var POLL_MS = 4000;
+  var restoring = false;
+  var SKIP = { csrf_token: 1, version: 1, number: 1, tap: 1, action: 1, mode: 1, seat: 1 };
+
+  function live() { return document.getElementById("live"); }
+
+  function handNumber(root) {
+    var field = root.querySelector("#turn input[name=number]");
+    return field ? field.value : null;
+  }
+
+  function key(root) {
+    var number = handNumber(root);
+    return number === null ? null : "draft:" + root.dataset.match + ":" + number;
+  }
+
+  function fields(root) {
+    return Array.prototype.filter.call(
+      root.querySelectorAll("#turn input[name], #turn select[name]"),
+      function (field) { return !SKIP[field.name] && field.type !== "submit"; });
+  }
+
+  function save(root) {
+    var k = key(root);
+    if (!k) { return; }
+    var draft = {};
+    fields(root).forEach(function (field) {
+      if (field.type === "radio" || field.type === "checkbox") {
+        if (field.checked) { draft[field.name + "=" + field.value] = true; }
+      } else if (field.value) {
+        draft[field.name] = field.value;
+      }
+    });
+    try { sessionStorage.setItem(k, JSON.stringify(draft)); } catch (e) { /* private mode */ }
+  }
+
+  /* Put back what this phone had entered in this hand, where the page shows nothing. */
+  function restore(root) {
+    var k = key(root), draft = null;
+    if (!k) { return; }
+    try { draft = JSON.parse(sessionStorage.getItem(k) || "null"); } catch (e) { draft = null; }
+    if (!draft) { return; }
+    var touched = [];
+    fields(root).forEach(function (field) {
+      if (field.type === "radio" || field.type === "checkbox") {
+        if (!draft[field.name + "=" + field.value] || field.checked) { return; }
+        var group = root.querySelectorAll("#turn input[name='" + field.name + "']");
+        var taken = Array.prototype.some.call(group, function (f) { return f.checked && f.value; });
+        if (!taken) { field.checked = true; touched.push(field); }
+      } else if (draft[field.name] && !field.value) {
+        field.value = draft[field.name];
+        touched.push(field);
+      }
+    });
+    refresh(touched);
+  }
+
+  /* Let the server redraw what was put back: one change per form that redraws itself,
+     else one per field that redraws itself (a card keypad). */
+  function refresh(touched) {
+    restoring = true;
+    try { redraw(touched); } finally { restoring = false; }
+  }
+
+  function redraw(touched) {
+    var forms = [];
+    touched.forEach(function (field) {
+      var form = field.form;
+      if (forms.indexOf(form) >= 0) { return; }
+      var whole = form && (form.matches("[hx-trigger~=change]") ? field
+        : form.querySelector("input[hx-trigger~=change][type=radio], fieldset[hx-trigger~=change] input, select[hx-trigger~=change]"));
+      if (whole) {
+        forms.push(form);
+        whole.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    });
+    touched.forEach(function (field) {
+      if (forms.indexOf(field.form) < 0 && field.matches("[hx-trigger~=change]")) {
+        field.dispatchEvent(new Event("change", { bubbles: true }));
+      }
+    });
+  }
+
+  /* Drop the drafts of hands already behind this match. */
+  function prune(root) {
+    var number = Number(handNumber(root) || 0), prefix = "draft:" + root.dataset.match + ":";
+    try {
+      for (var i = sessionStorage.length - 1; i >= 0; i--) {
+        var k = sessionStorage.key(i);
+        if (k && k.indexOf(prefix) === 0 && Number(k.slice(prefix.length)) < number) {
+          sessionStorage.removeItem(k);
+        }
+      }
+    } catch (e) { /* private mode */ }
+  }
+
+  /* The next entry at the top of the view, or the refusal in view and focused. */
+  function place(root) {
+    var error = root.querySelector("#entry-error");
+    if (error) {
+      error.scrollIntoView({ block: "center" });
+      error.focus({ preventScroll: true });
+      return;
+    }
+    var turn = root.querySelector("#turn[data-jump]"), notice = root.querySelector("#notice");
+    if (turn) {
+      turn.scrollIntoView({ block: "start" });
+      if (notice) {
+        notice.setAttribute("tabindex", "-1");
+        notice.focus({ preventScroll: true });
+      }
+    }
+  }
+
+  function arrived(elt) {
+    var root = live();
+    if (!root) { return; }
+    if (elt === document.body || elt === root) {
+      prune(root);
+      restore(root);
+      place(root);
+    }
+    save(root);
+  }
+
+  function poll() {
+    var root = live();
+    if (!root || !root.dataset.since || document.hidden
+        || document.querySelector(".htmx-request")) { return; }
+    var url = root.dataset.since + "?since=" + root.dataset.version;
+    htmx.ajax("GET", url, { target: "#live", swap: "outerHTML" });
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    if (typeof htmx === "undefined") { return; }
+    htmx.onLoad(arrived);
+    document.addEventListener("input", function () { if (live()) { save(live()); } });
+    document.addEventListener("change", function () { if (live()) { save(live()); } });
+    /* A poll answered after this phone's own save shows nothing new: keep the page. */
+    document.body.addEventListener("htmx:beforeSwap", function (event) {
+      var root = live(), text = event.detail.serverResponse || "";
+      var found = /data-version="(\d+)"/.exec(text);
+      if (root && found && event.detail.requestConfig
+          && /[?&]since=/.test(event.detail.requestConfig.path)
+          && Number(found[1]) <= Number(root.dataset.version)) {
+        event.detail.shouldSwap = false;
+      }
+    });
+    /* The notice of a save stays until the next action: the next tap takes it away. */
+    document.body.addEventListener("htmx:beforeRequest", function (event) {
+      var notice = document.getElementById("notice"), elt = event.detail.elt;
+      if (notice && !restoring && elt !== document.body && !notice.contains(elt)) {
+        notice.remove();
+      }
+    });
+    setInterval(poll, POLL_MS);
+  });
+}());

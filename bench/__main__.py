@@ -22,7 +22,8 @@ import tempfile
 import time
 import tracemalloc
 import urllib.request
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from scorekeeper import create_app
@@ -333,21 +334,30 @@ def load(url: str, seconds: float, cookie: str = "") -> float:
     return float(out.stdout)
 
 
-def bench_gunicorn(path: Path, match_id: str) -> list[tuple[str, str, str]]:
+@contextmanager
+def gunicorn(path: Path, workers: int) -> Iterator[tuple[str, subprocess.Popen]]:
+    """gunicorn serving the app on the database at ``path``: its base URL and process."""
     port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}", "SCOREKEEPER_OPEN_EDIT": "1"}
     server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "--workers", "2", "--bind",
+        [str(Path(sys.executable).parent / "gunicorn"), "--workers", str(workers), "--bind",
          f"127.0.0.1:{port}", "--log-level", "warning", "scorekeeper:create_app()"],
         cwd=ROOT, env=env)
     try:
-        base = f"http://127.0.0.1:{port}"
         for _ in range(100):
             try:
                 with socket.create_connection(("127.0.0.1", port), timeout=0.2):
                     break
             except OSError:
                 time.sleep(0.1)
+        yield f"http://127.0.0.1:{port}", server
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def bench_gunicorn(path: Path, match_id: str) -> list[tuple[str, str, str]]:
+    with gunicorn(path, 2) as (base, _server):
         load(f"{base}/health", 1)  # warm both workers
         # A browser's cookie: its session, with its CSRF token, as a phone sends it.
         with urllib.request.urlopen(f"{base}/matches/new", timeout=10) as response:
@@ -355,9 +365,6 @@ def bench_gunicorn(path: Path, match_id: str) -> list[tuple[str, str, str]]:
         sheet = load(f"{base}/matches/{match_id}", 5, cookie)
         anonymous = load(f"{base}/matches/{match_id}", 5)
         trivial = load(f"{base}/health", 5)
-    finally:
-        server.terminate()
-        server.wait(10)
     return [("4. Sheet under gunicorn with a browser's cookie, 2 workers, 8 threads, 5 s",
              f"{sheet:.0f} req/s vs {trivial:.0f} req/s trivial ({sheet / trivial:.2f})",
              "ratio >= 0.5"),
@@ -414,21 +421,8 @@ def children(pid: int) -> list[str]:
 
 def bench_memory(path: Path, ids: list[str]) -> list[tuple[str, str, str]]:
     """One gunicorn worker after 1,000 mixed requests, 50 of them PDFs."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}", "SCOREKEEPER_OPEN_EDIT": "1"}
-    server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "--workers", "1", "--bind",
-         f"127.0.0.1:{port}", "--log-level", "warning", "scorekeeper:create_app()"],
-        cwd=ROOT, env=env)
-    base = f"http://127.0.0.1:{port}"
     pages = ["", ".json", "/live", "/history", ".csv", "/share"]
-    try:
-        for _ in range(100):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.2):
-                    break
-            except OSError:
-                time.sleep(0.1)
+    with gunicorn(path, 1) as (base, server):
         for number in range(1000):
             match_id = ids[number % len(ids)]
             if number % 20 == 0:
@@ -442,9 +436,6 @@ def bench_memory(path: Path, ids: list[str]) -> list[tuple[str, str, str]]:
         worker = int(children(server.pid)[0])
         renderer = max(rss_mb(int(pid)) for pid in children(worker))
         worker_mb = rss_mb(worker)
-    finally:
-        server.terminate()
-        server.wait(10)
     return [("9. One gunicorn worker after 1,000 requests, 50 PDFs",
              f"{worker_mb:.0f} MB RSS (its PDF renderer: {renderer:.0f} MB)", "<= 90 MB")]
 

@@ -15,8 +15,8 @@ from playwright.sync_api import Locator, Page, expect
 from scorekeeper.rules import navawhist, quarantotto
 from scorekeeper.rules.core import places
 
-from .conftest import PHONE, settled, shot
-from .test_accessibility import serious, with_pen
+from .conftest import PHONE, invitation_path, settled, shot, take_pen
+from .test_accessibility import serious
 from .test_games_browser import create_match, pick_closer, tap
 
 pytestmark = pytest.mark.browser
@@ -238,7 +238,7 @@ def test_ten_players_every_total_in_view(make_page, live_server, table, dark):
     tricks = [1] + [0] * 9
     table.play_navawhist(match_id, bids, tricks)
     page = make_page(dark=dark)
-    page.goto(live_server + with_pen(table, match_id))
+    take_pen(page, live_server + invitation_path(table, match_id))
     strip = page.locator(".strip li")
     expect(strip).to_have_count(10)
     sheet = table.sheet(match_id)
@@ -265,7 +265,7 @@ def test_scala40_points_to_go_and_why_the_ranking(make_page, live_server, table)
         "values-1": "60", "values-2": "110"})
     assert response.status_code == 303
     page = make_page()
-    page.goto(live_server + with_pen(table, match_id))
+    take_pen(page, live_server + invitation_path(table, match_id))
     expect(page.locator("tr.totals td").nth(1)).to_contain_text("41 to 101")
     sheet = table.sheet(match_id)
     response = table.post(f"/matches/{match_id}/scala40/deal", {

@@ -199,9 +199,10 @@ def test_a_second_phone_follows_and_keeps_what_it_typed(make_page, live_server):
     create_match(first, live_server, "quarantotto", NAMES)
     match_url = first.url.split("#")[0].split("?")[0]
     first.goto(match_url + "/share")
-    edit_link = first.locator("[data-edit]").get_attribute("data-edit")
+    first.get_by_role("button", name="Invite to this table").click()
+    invitation = first.locator("[data-invite]").get_attribute("data-invite")
     second = make_page(dark=True, locale="it-IT")
-    second.goto(edit_link)
+    take_pen(second, invitation)
     expect(second.locator(".entry h2")).to_be_visible()
     # The first phone saves game 1; the second shows it by itself.
     first.goto(match_url)

@@ -1,0 +1,86 @@
+"""The evening at the table in Chromium at 390x844: the screen kept awake, the start of a
+match, tap targets and words.
+
+Set SCOREKEEPER_SHOTS to a folder to keep a screenshot of each step looked at.
+"""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import Page, expect
+
+from .conftest import settled, shot
+from .test_games_browser import create_match, pick_closer
+
+pytestmark = pytest.mark.browser
+
+HIDE = """hidden => {
+    Object.defineProperty(document, 'visibilityState', {value: hidden ? 'hidden' : 'visible',
+                                                         configurable: true});
+    document.dispatchEvent(new Event('visibilitychange'));
+}"""
+
+
+def wake(page: Page) -> str | None:
+    """What static/js/wake.js last did: held, released or refused."""
+    return page.evaluate("() => document.documentElement.dataset.wakeLock || null")
+
+
+def test_the_screen_stays_awake_while_the_match_is_played(page, live_server):
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    assert page.evaluate("() => 1") == 1
+    create_match(page, live_server, "scala40", ["Anna", "Bruno"])
+    assert page.evaluate("() => isSecureContext && 'wakeLock' in navigator")
+    toggle = page.get_by_role("button", name="Keep the screen on")
+    expect(toggle).to_be_visible()
+    expect(toggle).to_have_attribute("aria-pressed", "true")
+    expect(toggle).to_contain_text(": yes")
+    page.wait_for_function("() => document.documentElement.dataset.wakeLock === 'held'")
+    shot(page, "wake-on")
+    # The browser lets the lock go when the page is hidden; it is taken again on return.
+    page.evaluate(HIDE, True)
+    assert wake(page) == "released"
+    page.evaluate(HIDE, False)
+    page.wait_for_function("() => document.documentElement.dataset.wakeLock === 'held'")
+    # Off by hand: released, and still off after a reload (remembered on this phone).
+    toggle.click()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    expect(toggle).to_contain_text(": no")
+    assert wake(page) == "released"
+    page.reload()
+    expect(toggle).to_have_attribute("aria-pressed", "false")
+    assert wake(page) is None
+    toggle.click()
+    page.wait_for_function("() => document.documentElement.dataset.wakeLock === 'held'")
+    # A deal that ends the match: the toggle goes and the lock is let go.
+    pick_closer(page, "Anna")
+    page.fill("#values-1", "120")
+    settled(page)
+    page.locator("button[value=save]").click()
+    expect(page.locator(".ranking, .match-head strong").first).to_be_visible()
+    expect(toggle).to_have_count(0)
+    page.wait_for_function("() => document.documentElement.dataset.wakeLock === 'released'")
+    assert errors == []
+
+
+def test_a_refused_wake_lock_changes_nothing_else(make_page, live_server):
+    page = make_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.add_init_script("""navigator.wakeLock.request = () =>
+        Promise.reject(new DOMException('battery saver', 'NotAllowedError'));""")
+    create_match(page, live_server, "scala40", ["Anna", "Bruno"])
+    page.wait_for_function("() => document.documentElement.dataset.wakeLock === 'refused'")
+    expect(page.get_by_role("button", name="Keep the screen on")).to_be_visible()
+    expect(page.locator(".entry h2")).to_have_text("Deal 1")
+    assert errors == []
+
+
+def test_no_toggle_where_the_screen_cannot_be_held(make_page, live_server):
+    page = make_page()
+    page.add_init_script("delete Navigator.prototype.wakeLock;")
+    create_match(page, live_server, "scala40", ["Anna", "Bruno"])
+    assert page.evaluate("() => 'wakeLock' in navigator") is False
+    expect(page.locator("[data-wake-toggle]")).to_be_hidden()
+    assert wake(page) is None

@@ -84,3 +84,64 @@ def test_no_toggle_where_the_screen_cannot_be_held(make_page, live_server):
     assert page.evaluate("() => 'wakeLock' in navigator") is False
     expect(page.locator("[data-wake-toggle]")).to_be_hidden()
     assert wake(page) is None
+
+
+def test_starting_a_match_shows_only_the_options_in_force(page, live_server):
+    page.goto(f"{live_server}/matches/new?game=quarantotto")
+    page.fill("#players-0", "Anna")
+    page.fill("#players-1", "Bruno")
+    games, target = page.locator("#opt_games"), page.locator("#opt_target")
+    # As many games as players: no length field; one field for the length chosen.
+    expect(games).to_be_hidden()
+    expect(target).to_be_hidden()
+    page.select_option("#opt_length", "games")
+    expect(games).to_be_visible()
+    expect(target).to_be_hidden()
+    page.select_option("#opt_length", "target")
+    expect(target).to_be_visible()
+    expect(games).to_be_hidden()
+    shot(page, "new-quarantotto-target")
+    # Switching game keeps the names typed.
+    page.get_by_role("button", name="Scala 40").click()
+    expect(page.locator("input[name=game]")).to_have_value("scala40")
+    settled(page)
+    expect(page.locator("#players-0")).to_have_value("Anna")
+    expect(page.locator("#players-1")).to_have_value("Bruno")
+    expect(page.locator("#opt_deals")).to_be_hidden()
+    expect(page.locator("#opt_reentry_limit")).to_be_hidden()
+    page.locator("#opt_reentry").check()
+    expect(page.locator("#opt_reentry_limit")).to_be_visible()
+    page.select_option("#opt_end", "deals")
+    expect(page.locator("#opt_deals")).to_be_visible()
+    expect(page.locator("#opt_threshold")).to_be_hidden()
+
+
+def test_forty_five_partners_follow_the_names(page, live_server):
+    page.goto(f"{live_server}/matches/new?game=fortyfive")
+    for index, name in enumerate(["Anna", "Bruno", "Carla", "Dario"]):
+        page.fill(f"#players-{index}", name)
+    partners = page.locator(".partners li")
+    expect(partners).to_have_text(["Anna + Carla", "Bruno + Dario"])
+    page.fill("#players-3", "Elsa")
+    expect(partners.nth(1)).to_have_text("Bruno + Elsa")
+    for _ in range(2):
+        settled(page)
+        page.get_by_role("button", name="Add a player").click()
+    settled(page)
+    page.fill("#players-4", "Fede")
+    page.fill("#players-5", "Gino")
+    expect(page.locator(".partners:visible li")).to_have_text(
+        ["Anna + Carla + Fede", "Bruno + Elsa + Gino"])
+    page.locator("#opt_three_pairs").check()
+    expect(page.locator(".partners:visible li")).to_have_text(
+        ["Anna + Elsa", "Bruno + Fede", "Carla + Gino"])
+    shot(page, "new-fortyfive-three-pairs")
+
+
+def test_a_known_player_fills_the_first_empty_row(page, live_server):
+    create_match(page, live_server, "scala40", ["Anna", "Bruno"])
+    page.goto(f"{live_server}/matches/new?game=navawhist")
+    page.fill("#players-0", "Carla")
+    page.get_by_role("button", name="Bruno").click()
+    expect(page.locator("#players-1")).to_have_value("Bruno")
+    expect(page.locator(".players li")).to_have_count(4)

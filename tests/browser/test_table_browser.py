@@ -145,3 +145,30 @@ def test_a_known_player_fills_the_first_empty_row(page, live_server):
     page.get_by_role("button", name="Bruno").click()
     expect(page.locator("#players-1")).to_have_value("Bruno")
     expect(page.locator(".players li")).to_have_count(4)
+
+
+def test_the_stalemate_is_an_action_asked_twice_away_from_save(page, live_server):
+    create_match(page, live_server, "scala40", ["Anna", "Bruno", "Carla"])
+    save = page.locator("button[value=save]")
+    opener = page.locator(".stalemate summary")
+    expect(opener).to_have_text("Deal annulled - stalemate")
+    confirm = page.get_by_role("button", name="Yes, annul deal 1")
+    expect(confirm).to_be_hidden()
+    # Apart from Save: a finger aimed at one cannot land on the other.
+    gap = opener.bounding_box()["y"] - (save.bounding_box()["y"] + save.bounding_box()["height"])
+    assert gap >= 24, gap
+    opener.click()
+    expect(confirm).to_be_visible()
+    shot(page, "scala40-stalemate")
+    settled(page)
+    confirm.click()
+    expect(page.locator(".entry h2")).to_have_text("Deal 2")
+    expect(page.locator("#deal-1")).to_contain_text("annulled")
+
+
+def test_the_stalemate_without_javascript(make_page, live_server):
+    page = make_page(javascript=False)
+    create_match(page, live_server, "scala40", ["Anna", "Bruno"])
+    page.locator(".stalemate summary").click()
+    page.get_by_role("button", name="Yes, annul deal 1").click()
+    expect(page.locator(".entry h2")).to_have_text("Deal 2")

@@ -376,7 +376,7 @@ def test_no_csp_violation_on_the_other_pages(csp_page, live_server, table):
         "version": version, "number": 1, "action": "save", "closer": 0, "values-1": "K"}))
     seen.go(live_server + join_path(table, finished), "finished match")
     expect(page.locator(".ranking")).to_be_visible()
-    page.get_by_role("button", name="Reopen").click()
+    page.get_by_role("button", name="Correct a hand").click()
     # Reopened, its games can be corrected again.
     expect(page.locator("#game-1 th a")).to_be_visible()
     settled(page)

@@ -172,3 +172,101 @@ def test_the_stalemate_without_javascript(make_page, live_server):
     page.locator(".stalemate summary").click()
     page.get_by_role("button", name="Yes, annul deal 1").click()
     expect(page.locator(".entry h2")).to_have_text("Deal 2")
+
+
+# Every control a finger may tap in the page's main part: buttons, links, fields, choices
+# (a radio or checkbox is tapped through its label) and disclosures; what is hidden is skipped.
+SMALL_TARGETS = """() => {
+  const small = [], seen = new Set();
+  for (const el of document.querySelectorAll(
+      'main button, main a, main select, main input, main summary, main label.key')) {
+    if (el.type === 'hidden') continue;
+    let target = el;
+    if (el.matches('input[type=radio], input[type=checkbox]')) {
+      target = el.closest('label') || document.querySelector(`label[for="${el.id}"]`) || el;
+    }
+    if (seen.has(target)) continue;
+    seen.add(target);
+    const box = target.getBoundingClientRect();
+    if (!box.width && !box.height) continue;
+    if (box.width < 44 || box.height < 44) {
+      small.push(`${target.tagName.toLowerCase()}.${target.className} `
+                 + `"${target.textContent.trim().slice(0, 24)}" ${box.width}x${box.height}`);
+    }
+  }
+  return [seen.size, small];
+}"""
+
+# Text that overflows its key or label: a word broken across the edge.
+OVERFLOWING = """() => [...document.querySelectorAll('main .key, main label, main legend')]
+  .filter(el => el.getBoundingClientRect().width && el.scrollWidth > el.clientWidth + 1)
+  .map(el => el.textContent.trim().slice(0, 24))"""
+
+
+def check_targets(page: Page, where: str) -> None:
+    """Every tap target of the page is at least 44x44 CSS px and no text overflows its key."""
+    settled(page)
+    counted, small = page.evaluate(SMALL_TARGETS)
+    assert counted > 5, where
+    assert small == [], where
+    assert page.evaluate(OVERFLOWING) == [], where
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390, where
+
+
+SEVEN = ["Annalisa", "Bartolomeo", "Carla", "Dario", "Elisabetta", "Fede", "Gianmaria"]
+
+
+def test_every_entry_control_is_a_44_pixel_target(page, live_server):
+    create_match(page, live_server, "navawhist", SEVEN)
+    check_targets(page, "navawhist bids")
+    for _ in range(7):
+        settled(page)
+        page.locator(".keypad button:not([disabled])").first.click()
+    expect(page.locator("#tricks")).to_be_visible()
+    check_targets(page, "navawhist tricks, 7 players")
+    shot(page, "targets-navawhist-tricks")
+    create_match(page, live_server, "fortyfive", SEVEN[:6])
+    for mode in ("Trick winners", "Tricks per side", "Trick helper"):
+        page.locator(".ff-modes a", has_text=mode).click()
+        expect(page.locator(".ff-modes a[aria-current]")).to_have_text(mode)
+        check_targets(page, f"fortyfive {mode}")
+    page.locator(".ff-trump label.key").nth(1).click()
+    check_targets(page, "fortyfive trick helper with a trump")
+    create_match(page, live_server, "scala40", SEVEN[:6])
+    check_targets(page, "scala40")
+    pick_closer(page, SEVEN[0])
+    check_targets(page, "scala40 with the keypads")
+    shot(page, "targets-scala40")
+    page.locator(".stalemate summary").click()
+    check_targets(page, "scala40 stalemate asked")
+    create_match(page, live_server, "quarantotto", SEVEN[:4])
+    page.locator("label.key.pick").first.click()
+    check_targets(page, "quarantotto")
+    create_match(page, live_server, "cavallore", SEVEN[:1])
+    check_targets(page, "cavallore")
+    page.goto(f"{live_server}/matches/new?game=scala40")
+    check_targets(page, "new match")
+
+
+def test_the_joker_key_is_as_large_as_the_others(page, live_server):
+    create_match(page, live_server, "scala40", ["Anna", "Bruno"])
+    pick_closer(page, "Anna")
+    pad = page.locator("#pad-1")
+    joker = pad.get_by_role("button", name="Joker")
+    king = pad.locator("button[value='1:K']")
+    size = "el => getComputedStyle(el).fontSize"
+    assert joker.evaluate(size) == king.evaluate(size)
+    assert joker.evaluate("el => el.scrollWidth <= el.clientWidth")
+
+
+def test_the_plus_key_types_a_sum(page, live_server):
+    create_match(page, live_server, "scala40", ["Anna", "Bruno"])
+    pick_closer(page, "Anna")
+    field = page.locator("#values-1")
+    field.fill("10")
+    page.locator("#pad-1 .key.plus").click()
+    expect(field).to_have_value("10+")
+    expect(field).to_be_focused()
+    page.keyboard.type("15")
+    page.keyboard.press("Tab")
+    expect(page.locator("#pad-value-1")).to_have_text("25")

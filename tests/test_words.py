@@ -53,5 +53,5 @@ def test_correct_a_hand_says_what_to_do_next(table, client):
     version = table.sheet(match_id)["version"]
     assert table.post(f"/matches/{match_id}/reopen", {"version": version}).status_code == 303
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert "Tap the number of the hand to correct in the sheet below" in page
+    assert "Tap a number in the # column below to correct that row" in page
     assert f'href="/matches/{match_id}/quarantotto/1/edit"' in page

@@ -10,6 +10,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from .conftest import settled, shot
+from .test_accessibility import serious
 from .test_games_browser import create_match, pick_closer
 
 pytestmark = pytest.mark.browser
@@ -270,3 +271,46 @@ def test_the_plus_key_types_a_sum(page, live_server):
     page.keyboard.type("15")
     page.keyboard.press("Tab")
     expect(page.locator("#pad-value-1")).to_have_text("25")
+
+
+@pytest.mark.parametrize(("locale", "dark"), [("en-GB", False), ("it-IT", True)],
+                         ids=["english-light", "italian-dark"])
+def test_the_pages_changed_here_pass_axe(make_page, live_server, locale, dark):
+    page = make_page(locale=locale, dark=dark)
+    found = {}
+    page.goto(f"{live_server}/matches/new?game=fortyfive")
+    for index, name in enumerate(SEVEN[:6]):
+        if index >= page.locator(".players li").count():
+            settled(page)
+            page.locator("button[value=add]").click()
+            expect(page.locator(".players li")).to_have_count(index + 1)
+        page.fill(f"#players-{index}", name)
+    page.locator("#opt_three_pairs").check()
+    found["new fortyfive, six"] = serious(page)
+    shot(page, f"axe-new-fortyfive-{locale}")
+    page.goto(f"{live_server}/matches/new?game=scala40")
+    for index, name in enumerate(SEVEN[:4]):
+        page.fill(f"#players-{index}", name)
+    page.locator("#opt_reentry").check()
+    found["new scala40, re-entry"] = serious(page)
+    page.locator("button[value=start]").click()
+    expect(page.locator(".entry")).to_be_visible()
+    page.locator(".stalemate summary").click()
+    found["scala40, stalemate asked"] = serious(page)
+    shot(page, f"axe-scala40-stalemate-{locale}")
+    page.locator("label.key.pick").first.click()
+    settled(page)
+    for seat in (1, 2, 3):
+        page.fill(f"#values-{seat}", "150")
+        page.locator(f"#values-{seat}").press("Tab")
+        settled(page)
+    page.locator("button[value=save]").click()
+    expect(page.locator(".ranking")).to_be_visible()
+    settled(page)
+    page.locator("#actions form").last.locator("button").click()
+    expect(page.locator("#correcting")).to_be_visible()
+    found["finished, to correct"] = serious(page)
+    shot(page, f"axe-correcting-{locale}")
+    page.goto(f"{live_server}/")
+    found["home"] = serious(page)
+    assert {k: v for k, v in found.items() if v} == {}

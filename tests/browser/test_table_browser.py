@@ -11,7 +11,7 @@ from playwright.sync_api import Page, expect
 
 from .conftest import settled, shot
 from .test_accessibility import serious
-from .test_games_browser import create_match, pick_closer
+from .test_games_browser import TRICKS, TRUMP, create_match, pick_closer
 
 pytestmark = pytest.mark.browser
 
@@ -314,3 +314,48 @@ def test_the_pages_changed_here_pass_axe(make_page, live_server, locale, dark):
     page.goto(f"{live_server}/")
     found["home"] = serious(page)
     assert {k: v for k, v in found.items() if v} == {}
+
+
+def test_the_trick_helper_keeps_its_keys_still(page, live_server):
+    names = ["Annalisa", "Bartolomeo", "Carla", "Dario"]
+    create_match(page, live_server, "fortyfive", names)
+    page.locator(".ff-modes a", has_text="Trick helper").click()
+    expect(page.locator("#card-prompt")).to_have_text("Choose the trump")
+    settled(page)
+    page.locator(f".ff-trump input[value='{TRUMP}']").check()
+    expect(page.locator("#card-prompt")).to_have_text("Card played by Bartolomeo:")
+    suits = page.locator(".ff-suits[role=radiogroup]")
+    ranks = page.locator(".ff-ranks")
+
+    def where() -> tuple[float, float]:
+        """The top of the suit and rank keys on the page (not in the scrolled viewport)."""
+        settled(page)
+        top = "el => el.getBoundingClientRect().top + window.scrollY"
+        return suits.evaluate(top), ranks.evaluate(top)
+
+    start = where()
+    played = []
+    for trick in TRICKS:
+        for card in trick:
+            suits.locator(f"input[value='{card[-1]}']").check()
+            assert where() == start
+            ranks.get_by_role("button", name=card[:-1], exact=True).click()
+            played.append(card)
+            expect(page.locator("input[name=cards]")).to_have_value(" ".join(played))
+            assert where() == start, card
+    expect(page.locator("#card-prompt")).to_have_text("The five tricks are in.")
+    shot(page, "fortyfive-helper-done")
+
+
+def test_a_sixth_trick_winner_is_answered(page, live_server):
+    create_match(page, live_server, "fortyfive", ["Anna", "Bruno", "Carla"])
+    taps = page.locator(".ff-taps")
+    for name in ["Anna", "Bruno", "Anna", "Bruno", "Carla"]:
+        settled(page)
+        taps.get_by_role("button", name=name).click()
+    expect(page.locator("input[name=winners]")).to_have_value("0,1,0,1,2")
+    settled(page)
+    taps.get_by_role("button", name="Anna").click()
+    expect(page.locator(".alert")).to_contain_text(
+        "The five trick winners are in: save the hand, or clear the last tap to change one.")
+    expect(page.locator("input[name=winners]")).to_have_value("0,1,0,1,2")

@@ -55,6 +55,7 @@ def export_matches(ids: list[str] | None) -> dict[str, Any]:
     return {"format": FORMAT, "version": 1, "matches": [{
         "id": m.id, "game": m.game, "options": m.options, "first_dealer": m.first_dealer,
         "place": m.place, "lang": m.lang, "finished": m.finished, "locked": m.locked,
+        "abandoned": m.abandoned,
         "created_at": _time(m.created_at), "updated_at": _time(m.updated_at),
         "players": m.names,
         "hands": [{"number": h.number, "data": h.data, "created_at": _time(h.created_at),
@@ -229,6 +230,7 @@ def _match_from(entry: dict[str, Any], players: dict[str, Player],
     sheet = compute_sheet(match, [h["data"] for h in hands])
     match.finished = sheet.finished
     match.locked = bool(entry.get("locked", sheet.finished))
+    match.abandoned = entry.get("abandoned") is True
     match.hands = [Hand(number=h["number"], data=h["data"], created_at=_when(h["created_at"]),
                         updated_at=_when(h["updated_at"])) for h in hands]
     changes = []

@@ -24,7 +24,7 @@ from sqlalchemy.orm import selectinload
 from werkzeug.datastructures import MultiDict
 
 from . import names as naming
-from .access import can_edit, editable_ids, grant
+from .access import can_edit, editable_ids, grant, needs_edit_right
 from .cache import cache
 from .db import db
 from .forms import StepForm, match_form
@@ -251,3 +251,45 @@ def redo_last(match_id: str):
 def reopen_match(match_id: str):
     """Make a finished match editable again."""
     return _step(match_id, reopen)
+
+
+def _set_aside(match_id: str, abandoned: bool):
+    """Mark a match abandoned or back in play, for the sheet the form was made for."""
+    match = get_match(match_id)
+    form = StepForm()
+    if not form.validate() or form.version.data != match.version:
+        return refuse(match, Conflict())
+    match.abandoned = abandoned
+    match.version += 1  # every page and cache of the match shows the new state
+    db.session.commit()
+    return redirect(url_for("matches.show", match_id=match.id), 303)
+
+
+@bp.post("/matches/<match_id>/abandon")
+def abandon(match_id: str):
+    """Give a match up: it is kept, and listed as abandoned, until it is deleted."""
+    return _set_aside(match_id, True)
+
+
+@bp.post("/matches/<match_id>/resume")
+def resume(match_id: str):
+    """Take an abandoned match up again."""
+    return _set_aside(match_id, False)
+
+
+@bp.route("/matches/<match_id>/delete", methods=["GET", "POST"])
+@needs_edit_right
+def delete(match_id: str):
+    """Ask first, then delete a match with its hands and history for good."""
+    match = get_match(match_id)
+    form = StepForm()
+    error = None
+    if request.method == "POST":
+        if form.validate() and form.version.data == match.version:
+            db.session.delete(match)
+            db.session.commit()
+            return redirect(url_for("matches.home"), 303)
+        error = _("The match changed meanwhile: here it is as it stands now.")
+    return render_template("matches/delete.html", match=match, game=GAMES[match.game],
+                           names=match.names, sheet=compute_sheet(match),
+                           error=error), 409 if error else 200

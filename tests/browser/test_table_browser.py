@@ -359,3 +359,24 @@ def test_a_sixth_trick_winner_is_answered(page, live_server):
     expect(page.locator(".alert")).to_contain_text(
         "The five trick winners are in: save the hand, or clear the last tap to change one.")
     expect(page.locator("input[name=winners]")).to_have_value("0,1,0,1,2")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["js", "no-js"])
+def test_abandon_then_delete_a_match(make_page, live_server, javascript):
+    page = make_page(javascript=javascript)
+    create_match(page, live_server, "scala40", ["Anna", "Bruno"])
+    url = page.url
+    page.get_by_role("button", name="Abandon the match").click()
+    expect(page.locator(".match-head")).to_contain_text("Abandoned")
+    expect(page.locator(".entry")).to_have_count(0)
+    page.goto(f"{live_server}/")
+    expect(page.locator("#abandoned + .cards .card")).to_have_count(1)
+    page.goto(url)
+    page.get_by_role("link", name="Delete").click()
+    expect(page.get_by_role("heading", name="Delete this match?")).to_be_visible()
+    shot(page, f"delete-confirm-{javascript}")
+    if javascript:  # axe runs inside the page
+        assert serious(page) == []
+    page.get_by_role("button", name="Yes, delete it").click()
+    expect(page.get_by_role("heading", name="In progress")).to_be_visible()
+    expect(page.locator(".card")).to_have_count(0)

@@ -253,28 +253,25 @@ def reopen_match(match_id: str):
     return _step(match_id, reopen)
 
 
-def _set_aside(match_id: str, abandoned: bool):
-    """Mark a match abandoned or back in play, for the sheet the form was made for."""
-    match = get_match(match_id)
-    form = StepForm()
-    if not form.validate() or form.version.data != match.version:
-        return refuse(match, Conflict())
-    match.abandoned = abandoned
-    match.version += 1  # every page and cache of the match shows the new state
-    db.session.commit()
-    return redirect(url_for("matches.show", match_id=match.id), 303)
+def _set_aside(abandoned: bool) -> Callable[..., None]:
+    """The change that marks a match abandoned, or back in play, for :func:`_step`."""
+    def change(match: Match, *, expected: int) -> None:
+        match.abandoned = abandoned
+        match.version = expected + 1  # every page and cache of the match shows the new state
+        db.session.commit()
+    return change
 
 
 @bp.post("/matches/<match_id>/abandon")
 def abandon(match_id: str):
     """Give a match up: it is kept, and listed as abandoned, until it is deleted."""
-    return _set_aside(match_id, True)
+    return _step(match_id, _set_aside(True))
 
 
 @bp.post("/matches/<match_id>/resume")
 def resume(match_id: str):
     """Take an abandoned match up again."""
-    return _set_aside(match_id, False)
+    return _step(match_id, _set_aside(False))
 
 
 @bp.route("/matches/<match_id>/delete", methods=["GET", "POST"])

@@ -62,6 +62,7 @@ def export_matches(table_ids: list[str] | None, *, phones: bool = False) -> dict
         "id": m.id, "table": m.table_id, "game": m.game, "options": m.options,
         "first_dealer": m.first_dealer,
         "place": m.place, "lang": m.lang, "finished": m.finished, "locked": m.locked,
+        "abandoned": m.abandoned,
         "created_at": _time(m.created_at), "updated_at": _time(m.updated_at),
         "players": m.names,
         "hands": [{"number": h.number, "data": h.data, "created_at": _time(h.created_at),
@@ -240,6 +241,7 @@ def _checked(entry: dict[str, Any]) -> dict[str, Any]:
         "lang": entry.get("lang") if entry.get("lang") in ("en", "it") else "en",
         "created_at": _when(entry["created_at"]), "updated_at": _when(entry["updated_at"]),
         "finished": sheet.finished, "locked": bool(entry.get("locked", sheet.finished)),
+        "abandoned": entry.get("abandoned") is True,
         "hands": [(h["number"], h["data"], _when(h["created_at"]), _when(h["updated_at"]))
                   for h in hands],
         "history": history,
@@ -259,7 +261,8 @@ def _stored(data: dict[str, Any], targets: Targets) -> Match | None:
     match = Match(id=match_id, table_id=table.id, game=data["game"], options=data["options"],
                   first_dealer=data["first_dealer"], place=data["place"], lang=data["lang"],
                   created_at=data["created_at"], updated_at=data["updated_at"],
-                  finished=data["finished"], locked=data["locked"])
+                  finished=data["finished"], locked=data["locked"],
+                  abandoned=data["abandoned"])
     match.seats = [Seat(seat=seat, player=player)
                    for seat, player in enumerate(seat_players(table, data["names"]))]
     match.hands = [Hand(number=number, data=hand, created_at=created, updated_at=updated)

@@ -20,6 +20,7 @@ from flask_babel import get_locale
 from flask_babel import gettext as _
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
+from werkzeug.datastructures import MultiDict
 
 from . import names as naming
 from . import pagecache, tables
@@ -41,7 +42,7 @@ from .pages import (
     sheet_context,
 )
 from .records import wants_page
-from .rules import GAMES, RuleError
+from .rules import GAMES, RuleError, fortyfive
 from .scoring import Conflict, bump_table, compute_sheet, redo, reopen, sheet_json, undo
 
 bp = Blueprint("matches", __name__)
@@ -67,10 +68,11 @@ def _edit_rows(form: Any) -> bool:
     names = form.names()
     if action == "add" and len(names) < form.game.max_players:
         names.append(request.form.get("add_name", "").strip())
-    elif action.startswith("pick:") and len(names) < form.game.max_players:
+    elif action.startswith("pick:") and (
+            "" in names or len(names) < form.game.max_players):
         picked = action[5:]
-        if names and not names[-1]:
-            names[-1] = picked
+        if "" in names:
+            names[names.index("")] = picked
         else:
             names.append(picked)
     elif action.partition(":")[0] in ROW_ACTIONS:
@@ -89,18 +91,48 @@ def _edit_rows(form: Any) -> bool:
     return True
 
 
+def _switched(game: Any) -> Any:
+    """The new-match form of ``game`` after a switch of game: the names, the first dealer
+    and the place already typed are kept (as many names as ``game`` seats), the options
+    start from ``game``'s defaults."""
+    kept = MultiDict([(k, v) for k, v in request.form.items(multi=True)
+                      if k in ("csrf_token", "first_dealer", "place")])
+    form = match_form(game, formdata=kept)
+    for option in game.options:  # an unticked box is what a form without it posts
+        form[f"opt_{option.key}"].data = option.default
+    names = [naming.clean(v) for k, v in sorted(
+        ((k, v) for k, v in request.form.items() if k.startswith("players-")
+         and k[8:].isdecimal() and len(k) < 12), key=lambda kv: int(kv[0][8:]))]
+    names = names[: game.max_players]
+    while len(names) < _rows_at_start(game):
+        names.append("")
+    for name in names:
+        form.players.append_entry(name)
+    if (form.first_dealer.data or 0) >= len(names):
+        form.first_dealer.data = 0
+    return form
+
+
+def _rows_at_start(game: Any) -> int:
+    """How many empty player rows a new match of ``game`` shows."""
+    return 1 if game.solitaire else max(game.min_players, min(4, game.max_players))
+
+
 @bp.route("/matches/new", methods=["GET", "POST"])
 def new():
     """Pick the game, the players in turn order, the first dealer and the options."""
-    key = request.values.get("game", "navawhist")
+    action = request.form.get("action", "")
+    key = action[5:] if action.startswith("game:") else request.values.get("game", "navawhist")
     game = GAMES.get(key)
     if game is None:
         abort(400, _("Unknown game."))
-    form = match_form(game)
-    if request.method == "GET":
-        for _i in range(1 if game.solitaire else max(game.min_players, min(4, game.max_players))):
+    if action.startswith("game:"):
+        form = _switched(game)
+    elif request.method == "GET":
+        form = match_form(game)
+        for _i in range(_rows_at_start(game)):
             form.players.append_entry("")
-    elif not _edit_rows(form) and form.validate():
+    elif not _edit_rows(form := match_form(game)) and form.validate():
         try:
             options = game.clean_options(len(form.names()), form.option_values())
         except RuleError as error:
@@ -112,7 +144,18 @@ def new():
     status = 422 if form.errors or form.form_errors else 200
     return render_template("matches/new.html", form=form, game=game, games=GAMES,
                            known=tables.known_players(table), table=table,
-                           name_length=NAME_LENGTH), status
+                           name_length=NAME_LENGTH,
+                           partners=_partners(game, len(form.players.entries))), status
+
+
+def _partners(game: Any, players: int) -> dict[bool, list[list[int]]]:
+    """Forty-Five's sides for this many players, without and with the three-pairs option
+    (shown before the match starts); empty when nobody plays with a partner."""
+    if game.key != "fortyfive" or not game.min_players <= players <= game.max_players:
+        return {}
+    arrangements = {flag: fortyfive.sides(players, three_pairs=flag)
+                    for flag in ((False, True) if players == 6 else (False,))}
+    return {flag: s for flag, s in arrangements.items() if any(len(side) > 1 for side in s)}
 
 
 def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
@@ -237,3 +280,26 @@ def redo_last(match_id: str):
 def reopen_match(match_id: str):
     """Make a finished match editable again."""
     return _step(match_id, reopen)
+
+
+def _set_aside(abandoned: bool) -> Callable[..., None]:
+    """The change that marks a match abandoned, or back in play, for :func:`_step`."""
+    def change(match: Match, *, expected: int) -> None:
+        match.abandoned = abandoned
+        match.version = expected + 1  # every page and cache of the match shows the new state
+        db.session.commit()
+    return change
+
+
+@bp.post("/matches/<match_id>/abandon")
+def abandon(match_id: str):
+    """Give a match up: it is kept, and listed as abandoned, until it is deleted."""
+    return _step(match_id, _set_aside(True))
+
+
+@bp.post("/matches/<match_id>/resume")
+def resume(match_id: str):
+    """Take an abandoned match up again."""
+    return _step(match_id, _set_aside(False))
+
+

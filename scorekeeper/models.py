@@ -7,7 +7,7 @@ import secrets
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, text
+from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from . import names as naming
@@ -139,6 +139,8 @@ class Match(db.Model):
     # A finished match is read-only until someone reopens it.
     locked: Mapped[bool] = mapped_column(default=False)
     finished: Mapped[bool] = mapped_column(default=False)
+    # Given up by its players: kept, listed as abandoned, until deleted or resumed.
+    abandoned: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(default=_now)
     updated_at: Mapped[datetime] = mapped_column(default=_now)
 

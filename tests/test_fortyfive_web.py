@@ -178,7 +178,7 @@ def test_taps_without_javascript_redraw_the_page(table, client, match):
 
 def test_the_way_of_entering_is_kept_for_the_next_hand(table, client, match):
     page = client.get(f"/matches/{match}?entry=cards").get_data(as_text=True)
-    assert "Trump (briscola)" in page and 'name="mode" value="cards"' in page
+    assert "<legend>Trump</legend>" in page and 'name="mode" value="cards"' in page
     page = client.get(f"/matches/{match}?entry=sides", headers=HTMX).get_data(as_text=True)
     assert page.lstrip().startswith('<div id="live"') and 'name="side-1"' in page
     response = FortyFive(table, match).side_tricks([2, 3], bonus_side="none")

@@ -153,7 +153,7 @@ def test_tricks_preview_shows_left_and_points(table):
     text = response.get_data(as_text=True)
     assert response.status_code == 200
     assert "Tricks left to assign: 0" in text
-    assert "case 4" not in text and "off by one" in text
+    assert "all missed" not in text and "off by one" in text
     assert table.sheet(match_id)["hands"] == []
 
 

@@ -178,6 +178,23 @@ def test_re_entry_refused_when_off_or_over_the_limit(table, app):
     assert count(app, Change) == changes
 
 
+def test_re_entry_is_offered_only_before_the_next_deal(table, client, app):
+    """RULES.md: a player who lets the deal after their elimination pass stays out."""
+    match_id = out_match(table)
+    assert "Dario re-enters with 29 points" in client.get(f"/matches/{match_id}").get_data(
+        as_text=True)
+    ok(play(table, match_id, 0, {1: 5, 2: 5}))  # deal 2 without Dario
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "re-enters with" not in page and 'name="reentries"' not in page
+    assert table.sheet(match_id)["next"]["info"]["may_reenter"] == []
+    before, changes = table.sheet(match_id), count(app, Change)
+    response = play(table, match_id, 0, {1: 5, 2: 5, 3: 5}, reentries=(3,))
+    assert response.status_code == 422
+    assert ("Dario went out in deal 1 and could re-enter only before deal 2: they stay out."
+            in response.get_data(as_text=True))
+    assert count(app, Change) == changes and table.sheet(match_id) == before
+
+
 def test_an_annulled_deal_carries_the_re_entries(table):
     match_id = out_match(table)
     ok(play(table, match_id, action="annul", reentries=(3,)))

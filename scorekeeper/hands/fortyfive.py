@@ -136,6 +136,9 @@ def _apply(entry: Entry, action: str, players: int) -> None:
     verb, _sep, value = action.partition(":")
     if verb == "tap" and len(entry.winners) < fortyfive.TRICKS:
         entry.winners.append(check_seat(value, players, N_("trick winner")))
+    elif verb == "tap":
+        raise RuleError(N_("The five trick winners are in: save the hand, or clear the last "
+                           "tap to change one."))
     elif verb == "clear" and entry.winners:
         entry.winners.pop()
     elif verb == "uncard" and entry.cards:

@@ -48,8 +48,9 @@ TARGET = Option("target", N_("Target"), "choice", 45, choices=TARGETS,
 JINK = Option("jink", N_("Jink"), "bool", False,
               help=N_("A side that takes all five tricks in a hand wins at once."))
 THREE_PAIRS = Option("three_pairs", N_("Three pairs"), "bool", False, players=(6,),
-                     help=N_("Six players play in three pairs (seats 0 and 3, 1 and 4, 2 and 5) "
-                             "instead of three against three."))
+                     help=N_("Six players play in three pairs (the 1st player with the 4th, "
+                             "the 2nd with the 5th, the 3rd with the 6th) instead of three "
+                             "against three."))
 
 NO_TRUMP = Event.NO_TRUMP
 ALL_FIVE = Event.ALL_FIVE

@@ -41,7 +41,7 @@ HAND_KEYS = frozenset({"bids", "tricks", "trump"})
 EXACT = N_("exact")
 OFF_BY_ONE = N_("off by one")
 OFF_BY_MORE = N_("off by two or more")
-CASE_4 = N_("case 4")
+CASE_4 = N_("all missed: the closest score")
 
 
 def _check_players(players: int) -> None:
@@ -151,8 +151,9 @@ def score_cases(cards: int, bids: Sequence[int],
                 tricks: Sequence[int]) -> tuple[list[int], list[str]]:
     """Points and the case that gave them, per seat (no check of the dealer's restriction).
 
-    >>> score_cases(5, [0, 0, 4], [3, 2, 0])
-    ([0, 3, 0], ['case 4', 'case 4', 'case 4'])
+    >>> points, cases = score_cases(5, [0, 0, 4], [3, 2, 0])
+    >>> points, set(cases)
+    ([0, 3, 0], {'all missed: the closest score'})
     """
     bids, tricks = _check_hand(cards, bids, tricks)
     errors = [abs(t - b) for b, t in zip(bids, tricks, strict=True)]

@@ -277,17 +277,18 @@ class _Match:
     def reentry_total(self) -> int:
         return max(self.totals[c] for c in self.columns_in)
 
-    def may_reenter(self) -> list[dict[str, int]]:
-        """The seats that may re-enter before the next deal, with the total they would get."""
+    def may_reenter(self, number: int) -> list[dict[str, int]]:
+        """The seats that may re-enter before deal ``number``, with the total they would get:
+        only those put out in the deal just before it, below the re-entry limit."""
         if not (self.opts["reentry"] and not self.finished and len(self.columns_in) >= 2):
             return []
         return [{"seat": s, "total": self.reentry_total()} for s in range(self.players)
-                if self.column_of[s] in self.out
+                if self.out.get(self.column_of[s]) == number - 1
                 and self.reentries[self.column_of[s]] < self.opts["reentry_limit"]]
 
     def reenter(self, seats: Any, number: int) -> set[int]:
         """Apply the re-entries made before deal ``number``; the seats that re-entered."""
-        allowed = {entry["seat"] for entry in self.may_reenter()}
+        allowed = {entry["seat"] for entry in self.may_reenter(number)}
         total = self.reentry_total()
         back: set[int] = set()
         for raw in seats or ():
@@ -299,6 +300,10 @@ class _Match:
             if not self.opts["reentry"]:
                 raise RuleError(N_("%(player)s cannot re-enter: re-entry is off in this match."),
                                 seat=seat)
+            if self.out[column] != number - 1:
+                raise RuleError(N_("%(player)s went out in deal %(deal)s and could re-enter "
+                                   "only before deal %(next)s: they stay out."),
+                                seat=seat, deal=self.out[column], next=self.out[column] + 1)
             if seat not in allowed:
                 raise RuleError(N_("%(player)s has re-entered %(limit)s times, the most "
                                    "allowed."), seat=seat, limit=self.opts["reentry_limit"])
@@ -383,9 +388,10 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     be None, and a seat out of the match must have None; ``never_opened`` is as in
     :func:`score_deal`. ``closed_in_hand`` is a flag on the deal: the closer closed in
     hand (the closer's seat number is accepted too). ``reentries`` lists the seats
-    that re-enter before this deal (they then play it). A deal annulled by stalemate
-    is ``{"annulled": True}`` (``"reentries"`` allowed). Row.inputs keep the raw deal
-    and add ``"penalties"`` per seat.
+    that re-enter before this deal (they then play it); only a seat put out in the deal
+    just before may re-enter, so a player who lets that moment pass stays out. A deal
+    annulled by stalemate is ``{"annulled": True}`` (``"reentries"`` allowed). Row.inputs
+    keep the raw deal and add ``"penalties"`` per seat.
 
     >>> sheet = build_sheet(3, [{"closer": 0, "points": [None, "A K", 110]},
     ...                         {"closer": 1, "points": [40, 0, None]}])
@@ -457,7 +463,7 @@ def _sheet(players: int, opts: dict[str, Any], match: _Match, rows: list[Row],
            number: int) -> Sheet:
     ranks = match.places()
     finished = match.finished
-    may_reenter = match.may_reenter()
+    may_reenter = match.may_reenter(number)
     threshold = opts["threshold"] if match.elimination else None
     return Sheet(
         game="scala40", players=players, options=opts, columns=match.columns, rows=tuple(rows),

@@ -1,5 +1,5 @@
 // Scorekeeper on a phone: the service worker, the offline banner, forms kept while offline,
-// and the screen kept awake while a sheet is open. Every page works without this file.
+// Every page works without this file (the screen is kept awake by wake.js).
 (function () {
   "use strict";
   var script = document.currentScript;
@@ -57,21 +57,4 @@
     if (!held && wentOffline && document.getElementById("live")) window.location.reload();
   });
   showOffline(!navigator.onLine);
-
-  // A sheet stays on screen while the table plays: no dimming between hands.
-  var lock = null;
-  function keepAwake() {
-    if (!("wakeLock" in navigator) || !document.getElementById("live")
-        || document.visibilityState !== "visible" || lock) return;
-    navigator.wakeLock.request("screen").then(function (sentinel) {
-      lock = sentinel;
-      document.documentElement.dataset.awake = "yes";
-      sentinel.addEventListener("release", function () {
-        lock = null;
-        delete document.documentElement.dataset.awake;
-      });
-    }).catch(function () { /* a low battery or a browser that says no */ });
-  }
-  document.addEventListener("visibilitychange", keepAwake);
-  keepAwake();
 })();

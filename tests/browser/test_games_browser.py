@@ -238,7 +238,7 @@ def test_fortyfive_hand_by_tapping_trick_winners(page, live_server):
     page.locator("button[value=save]").click()
     expect(page.locator(".entry h2")).to_have_text("Hand 2")
     assert totals(page) == expected
-    expect(page.locator(".dealer-line")).to_contain_text("Dealer (mazziere): Bruno")
+    expect(page.locator(".dealer-line")).to_contain_text("Dealer: Bruno")
 
 
 # Cavallo Re -------------------------------------------------------------------------------

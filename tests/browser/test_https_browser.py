@@ -121,7 +121,7 @@ def test_a_hand_through_caddy_over_https(https_page, caddy):
 
     # The phone at https may keep the screen on, and the sheet asks for it.
     assert page.evaluate("window.isSecureContext && 'wakeLock' in navigator") is True
-    page.wait_for_function("document.documentElement.dataset.awake === 'yes'")
+    page.wait_for_function("document.documentElement.dataset.wakeLock === 'held'")
 
     match_id = page.url.rsplit("/", 1)[1]
     page.goto(f"{caddy}/matches/{match_id}/share")

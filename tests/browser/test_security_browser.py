@@ -174,9 +174,8 @@ def test_hostile_names_are_shown_as_text_on_every_page(make_page, live_server, t
     chips = page.locator(".chips .chip")
     for name in HOSTILE:
         expect(chips.filter(has_text=name)).to_be_visible()
-    last = page.locator(".players li").count() - 1
-    chips.filter(has_text="script").click()  # fills the last empty row
-    expect(page.locator(f"#players-{last}")).to_have_value(HOSTILE[1])
+    chips.filter(has_text="script").click()  # fills the first empty row
+    expect(page.locator("#players-0")).to_have_value(HOSTILE[1])
     inert(page, "new match after a pick")
     if game == "fortyfive":
         shot(page, "xss-new")
@@ -370,7 +369,7 @@ def test_no_csp_violation_on_the_other_pages(csp_page, live_server, table):
     take_pen(page, live_server + invitation_path(table, finished))
     seen.check("finished match")
     expect(page.locator(".ranking")).to_be_visible()
-    page.get_by_role("button", name="Reopen").click()
+    page.get_by_role("button", name="Correct a hand").click()
     # Reopened, its games can be corrected again.
     expect(page.locator("#game-1 th a")).to_be_visible()
     settled(page)

@@ -39,7 +39,8 @@ TABLE: dict[int, list[int]] = {
 HANDS = dict(zip(range(2, 11), [18, 18, 16, 15, 18, 14, 16, 18, 20], strict=True))
 PLAYER_COUNTS = list(range(2, 11))
 
-EXACT, OFF_BY_ONE, OFF_BY_MORE, CASE_4 = "exact", "off by one", "off by two or more", "case 4"
+EXACT, OFF_BY_ONE, OFF_BY_MORE, CASE_4 = "exact", "off by one", "off by two or more", \
+    "all missed: the closest score"
 
 
 def order_of(players: int, dealer: int) -> list[int]:

@@ -396,7 +396,7 @@ def test_an_annulled_deal_may_carry_blank_points() -> None:
 
 # --- re-entry ------------------------------------------------------------------------------------
 
-OUT_3 = [deal(0, [None, 50, 60, 101]), deal(1, [30, None, 45, None])]  # totals 30 50 105 101
+OUT_3 = [deal(0, [None, 50, 60, 60]), deal(1, [30, None, 45, 41])]  # totals 30 50 105 101
 
 
 def test_re_entry_is_off_by_default() -> None:
@@ -429,7 +429,8 @@ def test_a_re_entry_is_recorded_and_the_player_plays_the_deal() -> None:
     assert sheet.status["eliminated"] == [2]
     assert {"deal": 3, "seat": 3, "event": "reentry", "total": 50} in sheet.status["events"]
     assert sheet.next is not None and sheet.next.seats == (0, 1, 3)
-    assert sheet.status["may_reenter"] == [{"seat": 2, "total": 60}]
+    # Seat 2 let its moment pass: it went out in deal 1 and did not re-enter before deal 3.
+    assert sheet.status["may_reenter"] == []
     # A re-entered player must now give their points.
     refused(3, build_sheet, 4, [*OUT_3, deal(0, [None, 10, None, None], reentries=[3])],
             reentry=True)
@@ -455,12 +456,36 @@ def test_re_entry_refusals() -> None:
     out_again = [*base, deal(0, [None, 5, None, 60])]
     sheet = build_sheet(4, out_again, reentry=True, reentry_limit=1)
     assert sheet.status["eliminated"] == [2, 3]
-    assert sheet.status["may_reenter"] == [{"seat": 2, "total": 65}]
+    assert sheet.status["may_reenter"] == []
+    assert build_sheet(4, out_again, reentry=True).status["may_reenter"] == [
+        {"seat": 3, "total": 65}]
     err = refused(3, build_sheet, 4, [*out_again, deal(0, [None, 5, None, 5], reentries=[3])],
                   reentry=True, reentry_limit=1)
     assert err.params == {"limit": 1}
     assert build_sheet(4, [*out_again, deal(0, [None, 5, None, 5], reentries=[3])],
                        reentry=True).status["reentries"] == [0, 0, 0, 2]
+
+
+def test_re_entry_only_before_the_deal_right_after_the_elimination() -> None:
+    """RULES.md: only before the deal that immediately follows the elimination."""
+    # Seats 2 and 3 go out in deal 1; deal 2 is played without them.
+    out_1 = [deal(0, [None, 50, 60, 101]), deal(0, [None, 40, 105, None])]
+    assert [d["seat"] for d in build_sheet(4, out_1[:1], reentry=True).status[
+        "may_reenter"]] == [3]
+    sheet = build_sheet(4, out_1, reentry=True)
+    # Deal 2 put seat 2 out: only seat 2 may come back before deal 3; seat 3 stays out.
+    assert sheet.status["may_reenter"] == [{"seat": 2, "total": 90}]
+    err = refused(3, build_sheet, 4, [*out_1, deal(0, [None, 5, None, 5], reentries=[3])],
+                  reentry=True)
+    assert err.params == {"deal": 1, "next": 2}
+    # An annulled deal is a deal too: the moment passes with it.
+    stalemate = build_sheet(4, [*out_1, ANNULLED], reentry=True)
+    assert stalemate.status["may_reenter"] == []
+    refused(2, build_sheet, 4, [*out_1, ANNULLED, {"annulled": True, "reentries": [2]}],
+            reentry=True)
+    # Re-entering at the right moment still works, before a scored or an annulled deal.
+    back = build_sheet(4, [*out_1, {"annulled": True, "reentries": [2]}], reentry=True)
+    assert back.status["eliminated"] == [3] and back.status["reentries"] == [0, 0, 1, 0]
 
 
 def test_no_re_entry_once_one_player_is_left() -> None:

@@ -1,0 +1,57 @@
+"""Plain words on the match pages: English without Italian asides, the Italian vocabulary of
+the table, the home page's progress line, and "Correct a hand" on a finished match."""
+
+from __future__ import annotations
+
+import re
+
+from .test_navawhist_web import NAMES
+
+IT = {"Accept-Language": "it"}
+
+
+def test_english_pages_speak_english(table, client):
+    for game in ("navawhist", "quarantotto", "scala40", "fortyfive"):
+        match_id = table.new_match(game, NAMES)
+        page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+        assert "Dealer: Anna" in page, game
+        for aside in ("mazziere", "briscola", "chiusura in mano"):
+            assert aside not in page, (game, aside)
+
+
+def test_italian_undo_and_navawhist_words(table, client):
+    match_id = table.new_match("navawhist", NAMES)
+    table.bid(match_id, 1)
+    page = client.get(f"/matches/{match_id}", headers=IT).get_data(as_text=True)
+    assert "Annulla l&#39;ultima mossa" in page or "Annulla l'ultima mossa" in page
+    for bid in (0, 0, 1):  # the dealer may not bid 0: the bids would add up to the 1 card
+        assert table.bid(match_id, bid).status_code == 303
+    page = client.get(f"/matches/{match_id}", headers=IT).get_data(as_text=True)
+    assert "(ha dichiarato 1)" in page
+
+
+def test_the_home_page_has_no_dot_with_nothing_after_it(table, client):
+    match_id = table.new_match("navawhist", NAMES)
+    client.get(f"/matches/{match_id}")
+    text = re.sub(r"\s+", " ", client.get("/").get_data(as_text=True))
+    assert "Hand 1 of 16 </span>" in text
+    table.play_navawhist(match_id, [1, 0, 1, 1], [1, 0, 0, 0])
+    text = re.sub(r"\s+", " ", client.get("/").get_data(as_text=True))
+    assert re.search(r"Hand 2 of 16 · Leading: \w+", text)
+
+
+def test_correct_a_hand_says_what_to_do_next(table, client):
+    match_id = table.new_match("quarantotto", ["Anna", "Bruno"], length="games", games=1)
+    sheet = table.sheet(match_id)
+    response = table.post(f"/matches/{match_id}/quarantotto/game", {
+        "version": sheet["version"], "number": 1, "action": "save", "closer": 0,
+        "values-1": "K"})
+    assert response.status_code == 303
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Correct a hand" in page and "Reopen" not in page
+    assert 'id="correcting"' not in page
+    version = table.sheet(match_id)["version"]
+    assert table.post(f"/matches/{match_id}/reopen", {"version": version}).status_code == 303
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Tap a number in the # column below to correct that row" in page
+    assert f'href="/matches/{match_id}/quarantotto/1/edit"' in page

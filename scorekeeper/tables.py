@@ -26,8 +26,9 @@ from sqlalchemy import delete, func, select, update
 from sqlalchemy.orm import selectinload
 
 from . import names as naming
-from .access import qr_svg
+from .access import needs_edit_right, qr_svg
 from .db import db
+from .forms import StepForm
 from .links import share_url
 from .membership import current_device, is_member, join, my_tables, open_edit, touch
 from .models import (
@@ -42,6 +43,7 @@ from .models import (
     _now,
     name_key,
 )
+from .pages import get_match
 from .rules import GAMES
 from .scoring import bump_table, compute_sheet
 
@@ -285,13 +287,21 @@ def rematch(match_id: str):
 
 
 @bp.route("/matches/<match_id>/delete", methods=["GET", "POST"])
+@needs_edit_right
 def delete_match(match_id: str):
-    """Ask, then delete the match and its history; the table's statistics follow."""
-    match = db.get_or_404(Match, match_id, description=_("There is no such match."))
-    if request.method == "GET":
-        return render_template("tables/delete.html", match=match, games=GAMES)
-    table_id = match.table_id
-    db.session.delete(match)
-    bump_table(table_id)
-    db.session.commit()
-    return redirect(url_for("tables.show", table_id=table_id), 303)
+    """Ask first, then delete the match with its hands and history for good; the table's
+    statistics follow. A form made for an older version of the match deletes nothing."""
+    match = get_match(match_id)
+    form = StepForm()
+    error = None
+    if request.method == "POST":
+        if form.validate() and form.version.data == match.version:
+            table_id = match.table_id
+            db.session.delete(match)
+            bump_table(table_id)
+            db.session.commit()
+            return redirect(url_for("tables.show", table_id=table_id), 303)
+        error = _("The match changed meanwhile: here it is as it stands now.")
+    return render_template("matches/delete.html", match=match, game=GAMES[match.game],
+                           names=match.names, sheet=compute_sheet(match),
+                           error=error), 409 if error else 200

@@ -155,7 +155,8 @@ def test_deleting_a_past_match_rates_the_others_again(app, table):
     stranger = Phone(app.test_client())
     assert stranger.post(f"/matches/{first}/delete", {}).status_code == 403
     assert table.client.get(f"/matches/{first}/delete").status_code == 200
-    response = table.post(f"/matches/{first}/delete", {})
+    response = table.post(f"/matches/{first}/delete",
+                          {"version": table.sheet(first)["version"]})
     assert response.status_code == 303 and table.client.get(f"/matches/{first}").status_code \
         == 404
     stats, ids = figures(app, table_id)

@@ -21,7 +21,7 @@ def test_an_abandoned_match_is_kept_and_listed_until_taken_up(table, client):
     assert "Abandoned" in page and "This match was abandoned" in page
     assert 'class="entry' not in page and "data-wake-toggle" not in page
     home = client.get("/").get_data(as_text=True)
-    assert re.search(r'<h2 id="abandoned">Abandoned matches</h2>\s*<ul class="cards">\s*<li>\s*'
+    assert re.search(r'<h3 class="list-head">Abandoned</h3>\s*<ul class="cards">\s*<li>\s*'
                      rf'<a class="card" href="/matches/{match_id}"', home)
     assert "No match in progress." in home
     assert table.sheet(match_id)["totals"]  # the sheet is kept whole

@@ -133,4 +133,4 @@ def test_the_buttons_say_what_they_take_back_and_the_history_says_it_was_redone(
     assert "Hand 1: redone: " in history and f"{NAMES[bidder]} bid 1" in history
     table.post("/lang/it", {})
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert f"Annulla: {NAMES[bidder]}" in page
+    assert f"Annulla l&#39;ultima mossa: {NAMES[bidder]}" in page

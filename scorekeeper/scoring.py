@@ -151,20 +151,23 @@ def undo(match: Match, *, expected: int | None) -> Sheet:
     Undoing the hand that finished a match reopens it. Raises RuleError when there is
     nothing to undo, or when the rules refuse the result.
     """
-    change = undoable(match)
-    if change is None:
-        raise RuleError(N_("There is nothing to undo."))
-    return save_hand(match, change.number, change.old, expected=expected, kind="undo",
-                     undoes=change)
+    return _take_back(match, undoable(match), "undo", expected)
 
 
 def redo(match: Match, *, expected: int | None) -> Sheet:
     """Put back the change the latest undo took back. Raises RuleError when there is
     nothing to redo."""
-    change = redoable(match)
+    return _take_back(match, redoable(match), "redo", expected)
+
+
+NOTHING = {"undo": N_("There is nothing to undo."), "redo": N_("There is nothing to redo.")}
+
+
+def _take_back(match: Match, change: Change | None, kind: str, expected: int | None) -> Sheet:
+    """Restore the inputs ``change`` replaced, recorded as a change of ``kind``."""
     if change is None:
-        raise RuleError(N_("There is nothing to redo."))
-    return save_hand(match, change.number, change.old, expected=expected, kind="redo",
+        raise RuleError(NOTHING[kind])
+    return save_hand(match, change.number, change.old, expected=expected, kind=kind,
                      undoes=change)
 
 

@@ -43,3 +43,15 @@ def test_flask_db_upgrade_migrates_through_the_lazy_command(tmp_path):
         tables = set(inspect(db.engine).get_table_names())
         db.engine.dispose()
     assert {"matches", "hands", "changes", "alembic_version"} <= tables
+
+
+def test_the_home_lists_indexes_keep_their_order(app):
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            sql = db.session.execute(db.text(
+                "SELECT sql FROM sqlite_master WHERE name LIKE 'ix_matches_%'")).scalars()
+        else:
+            sql = db.session.execute(db.text(
+                "SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'ix_matches_%'")).scalars()
+        definitions = sorted(sql)
+    assert len(definitions) == 2 and all("updated_at DESC" in d for d in definitions)

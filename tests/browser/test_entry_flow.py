@@ -292,6 +292,7 @@ def test_language_switch_and_the_pen_handed_over_keep_the_hand_entered(page, liv
     settled(page)
     page.locator("label.key:has(input[name='values-1'][value='1'])").click()
     page.locator("label.key.suit:has(input[value='♥'])").click()
+    expect(page.locator("input[name=trump][value='♥']")).to_be_checked()
     expect(page.locator(".left")).to_contain_text("0")
     settled(page)
     page.get_by_role("button", name="Italiano").click()

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Any
 
+from babel.support import Translations
 from flask import request
+from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from wtforms import BooleanField, FieldList, IntegerField, SelectField, StringField
 from wtforms.fields.choices import SelectChoice
+from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
@@ -55,7 +59,21 @@ class WholeField(IntegerField):
         super().process_formdata(valuelist)
 
 
-class StepForm(FlaskForm):
+@cache
+def _wtforms_messages(locale: str) -> Translations:
+    """WTForms' own messages in ``locale``, read once (Flask-WTF reads them per request)."""
+    return Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class Form(FlaskForm):
+    """Every form of the site: WTForms' messages in the user's language."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> Translations:
+            return _wtforms_messages(str(get_locale()))
+
+
+class StepForm(Form):
     """What every change to a match carries: the version of the sheet the user saw."""
 
     version = WholeField(widget=HiddenInput(),
@@ -91,7 +109,7 @@ class SeatValuesForm(HandForm):
         return [whole(request.form.get(f"{name}-{seat}")) for seat in range(players)]
 
 
-class MatchForm(FlaskForm):
+class MatchForm(Form):
     """A new match: players in turn order, the first dealer, the place, the options."""
 
     players = FieldList(StringField(), min_entries=0, max_entries=30)

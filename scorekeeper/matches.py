@@ -229,8 +229,10 @@ def live(match_id: str):
     if request.if_none_match.contains_weak(etag) or \
             request.if_none_match.contains_weak(f"{etag}-gz"):
         return "", 304, {"ETag": f'W/"{etag}"', "Cache-Control": "private, no-cache"}
-    response = make_response(render_template(
-        "matches/_live.html", **sheet_context(get_match(match_id))))
+    # Every following phone of the same language gets the part rendered and compressed once.
+    response = cache("pages").get((etag, "live"), lambda: pagecache.shared(lambda: (
+        render_template("matches/_live.html", **sheet_context(get_match(match_id))), 200))
+    ).response()
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response

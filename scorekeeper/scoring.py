@@ -19,6 +19,9 @@ from .models import Change, Hand, Match, Table, _now
 from .rules import GAMES, N_, RuleError, Sheet
 
 
+ENTRIES = ("enter", "correct")  # the kinds of change a person makes; undo and redo take back
+
+
 class Conflict(Exception):
     """The match changed since the form was shown (another phone, a double tap)."""
 
@@ -103,7 +106,8 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
     else:
         hand.data = data
         hand.updated_at = _now()
-    db.session.add(Change(match_id=match.id, number=number, kind=kind, old=old, new=data))
+    change = Change(match_id=match.id, number=number, kind=kind, old=old, new=data)
+    db.session.add(change)
     if undoes is not None:
         undoes.undone = True
     match.finished = sheet.finished
@@ -114,6 +118,8 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
         db.session.rollback()
         raise Conflict from None
     sheets().put((match.id, version), sheet)
+    if kind in ENTRIES:  # a new entry is what Undo takes back, and ends what Redo could
+        _steps().put((match.id, version), (change, None))
     return sheet
 
 
@@ -122,7 +128,7 @@ def undoable(match: Match) -> Change | None:
     return db.session.scalars(
         select(Change)
         .where(Change.match_id == match.id, Change.undone.is_(False),
-               Change.kind.in_(("enter", "correct", "redo")))
+               Change.kind.in_((*ENTRIES, "redo")))
         .order_by(Change.id.desc()).limit(1)).first()
 
 
@@ -130,7 +136,7 @@ def redoable(match: Match) -> Change | None:
     """The undo Redo takes back: the latest undo not yet redone, unless a hand was entered
     or corrected after it (a new entry ends what can be redone, as in any editor)."""
     last_entry = (select(func.coalesce(func.max(Change.id), 0))
-                  .where(Change.match_id == match.id, Change.kind.in_(("enter", "correct")))
+                  .where(Change.match_id == match.id, Change.kind.in_(ENTRIES))
                   .scalar_subquery())
     return db.session.scalars(
         select(Change)
@@ -139,9 +145,15 @@ def redoable(match: Match) -> Change | None:
         .order_by(Change.id.desc()).limit(1)).first()
 
 
+def _steps() -> Any:
+    """The cache of what Undo and Redo would take back, by match and version."""
+    return cache("steps", lambda pair: 4096)
+
+
 def steps(match: Match) -> tuple[Change | None, Change | None]:
-    """What Undo and Redo would take back now (None: nothing)."""
-    return undoable(match), redoable(match)
+    """What Undo and Redo would take back now (None: nothing), read once per version."""
+    return _steps().get((match.id, match.version),
+                        lambda: (undoable(match), redoable(match)))
 
 
 def undo(match: Match, *, expected: int | None) -> Sheet:

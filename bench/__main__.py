@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bench.floor import FLOOR_COLD, floor_app
 from scorekeeper import create_app
 from scorekeeper.db import db, upgrade
 from scorekeeper.models import Hand, Match, Player, Seat, Table, name_key
@@ -265,6 +266,7 @@ def bench_bid(app, client) -> list[tuple[str, str, str]]:
                                             "action": "save", **{
             f"values-{s}": t for s, t in enumerate(hand["tricks"])}})
         rounds.append(time.perf_counter() - start)
+    floor, floor_trivial = bench_floor(Path(tempfile.mkdtemp(prefix="scorekeeper-floor-")))
     return [
         ("2. One bid (POST + htmx fragment) vs /health",
          f"median {ms(median(times))} = {median(times) / trivial:.1f}x, p95 {ms(p95(times))}",
@@ -273,7 +275,28 @@ def bench_bid(app, client) -> list[tuple[str, str, str]]:
          "< 4 KB"),
         ("   a 4-player round: 4 bids, the tricks, a live read after each",
          f"median {ms(median(rounds))} = {median(rounds) / trivial:.0f}x /health", "ratio <= 30"),
+        ("   the stack's floor: a bare CSRF POST that claims a version, adds a row, commits",
+         f"{ms(floor)} = {floor / floor_trivial:.1f}x its /health ({ms(floor_trivial)})",
+         "(bench/floor.py)"),
     ]
+
+
+def bench_floor(directory: Path) -> tuple[float, float]:
+    """Median seconds of the floor app's bid and of its /health, through its test client."""
+    try:
+        client = floor_app(directory / "floor.db").test_client()
+        token = client.get("/token").get_data(as_text=True)
+        version = iter(range(10**6))
+
+        def bid() -> None:
+            response = client.post("/bid", data={"csrf_token": token, "bid": 2,
+                                                 "version": next(version)})
+            assert response.status_code == 200, response.status_code
+
+        trivial = median(timed(lambda: client.get("/health"), 200))
+        return median(timed(bid, 200)), trivial
+    finally:
+        shutil.rmtree(directory, ignore_errors=True)
 
 
 def bench_pdf(client, match_id: str) -> list[tuple[str, str, str]]:
@@ -394,13 +417,18 @@ def first_200(app: str, env: dict[str, str]) -> float:
 
 def bench_cold_start(directory: Path, path: Path) -> list[tuple[str, str, str]]:
     (directory / "minimal.py").write_text(MINIMAL_APP)
-    ours, minimal = [], []
+    (directory / "floorcold.py").write_text(FLOOR_COLD)
+    ours, minimal, floor = [], [], []
     for _ in range(5):
         ours.append(first_200("scorekeeper", {"DATABASE_URL": f"sqlite:///{path}"}))
         minimal.append(first_200("minimal", {"PYTHONPATH": str(directory)}))
+        floor.append(first_200("floorcold", {"PYTHONPATH": str(directory)}))
     ratio = median(ours) / median(minimal)
     return [("10. flask run to the first 200 on /, vs a minimal Flask app",
-             f"{ms(median(ours))} / {ms(median(minimal))} = {ratio:.2f}", "ratio <= 2")]
+             f"{ms(median(ours))} / {ms(median(minimal))} = {ratio:.2f}", "ratio <= 2"),
+            ("   the stack's floor: a minimal app with Flask-SQLAlchemy and CSRF, one query",
+             f"{ms(median(floor))} = {median(floor) / median(minimal):.2f}x the minimal app",
+             "(bench/floor.py)")]
 
 
 def rss_mb(pid: int) -> float:

@@ -18,7 +18,6 @@ from flask import (
 )
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.datastructures import MultiDict
 
@@ -36,6 +35,7 @@ from .pages import (
     elsewhere_notice,
     get_match,
     is_htmx,
+    match_version,
     refuse,
     render_sheet,
     saved_notice,
@@ -192,9 +192,7 @@ def show(match_id: str):
     for its version (with its own CSRF token put in): one query for the version instead of
     loading the match.
     """
-    version = db.session.scalar(select(Match.version).where(Match.id == match_id))
-    if version is None:
-        abort(404, _("There is no such match."))
+    version = match_version(match_id)
     saved = request.args.get("saved", type=int)
 
     def page():
@@ -215,9 +213,7 @@ def live(match_id: str):
     A phone that may edit asks with ``since`` (the version its page shows): 204 while the
     sheet is the same, else the live sheet saying which hand another phone saved.
     """
-    version = db.session.scalar(select(Match.version).where(Match.id == match_id))
-    if version is None:
-        abort(404, _("There is no such match."))
+    version = match_version(match_id)
     since = request.args.get("since", type=int)
     if since is not None:
         if since >= version:

@@ -15,7 +15,7 @@ from typing import Any
 
 from flask import abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from .db import db
 from .i18n import rule_message
@@ -45,6 +45,18 @@ def get_match(match_id: str, game: str | None = None) -> Match:
     if game is not None and match.game != game:
         abort(404, _("There is no such match."))
     return match
+
+
+_VERSION = select(Match.__table__.c.version).where(Match.__table__.c.id == bindparam("id"))
+
+
+def match_version(match_id: str) -> int:
+    """The version of the match with this id; raises 404 when there is none. One small
+    query, built once: what a page asks before serving what it keeps for that version."""
+    version = db.session.connection().scalar(_VERSION, {"id": match_id})
+    if version is None:
+        abort(404, _("There is no such match."))
+    return version
 
 
 def render_sheet(match: Match, *, status: int = 200, error: str | None = None,

@@ -18,7 +18,6 @@ from .db import db
 from .models import Change, Hand, Match, Table, _now
 from .rules import GAMES, N_, RuleError, Sheet
 
-
 ENTRIES = ("enter", "correct")  # the kinds of change a person makes; undo and redo take back
 
 

@@ -197,7 +197,8 @@ def show(match_id: str):
 
     def page():
         match = get_match(match_id)
-        return render_sheet(match, notice=saved_notice(match, saved), undoable=True,
+        notice = saved_notice(match, saved, request.args.get("step"))
+        return render_sheet(match, notice=notice, undoable=True,
                             **entry_context(match.game, request.args))
 
     if is_htmx():
@@ -249,8 +250,9 @@ def show_json(match_id: str):
     return response
 
 
-def _step(match_id: str, action: Callable[..., Any]):
-    """Undo, redo or reopen: applied only to the sheet the form was made for."""
+def _step(match_id: str, action: Callable[..., Any], step: str | None = None):
+    """Undo, redo (``step`` names them for the notice) or another change of the whole
+    match: applied only to the sheet the form was made for."""
     match = get_match(match_id)
     form = StepForm()
     try:
@@ -259,19 +261,19 @@ def _step(match_id: str, action: Callable[..., Any]):
         action(match, expected=form.version.data)
     except (RuleError, Conflict) as error:
         return refuse(match, error)
-    return after_change(match)
+    return after_change(match, step=step)
 
 
 @bp.post("/matches/<match_id>/undo")
 def undo_last(match_id: str):
     """Take back the latest change to the match."""
-    return _step(match_id, undo)
+    return _step(match_id, undo, "undo")
 
 
 @bp.post("/matches/<match_id>/redo")
 def redo_last(match_id: str):
     """Put back the change the latest undo took back."""
-    return _step(match_id, redo)
+    return _step(match_id, redo, "redo")
 
 
 @bp.post("/matches/<match_id>/reopen")

@@ -20,7 +20,7 @@ from sqlalchemy import bindparam, select
 from .db import db
 from .i18n import rule_message
 from .models import Change, Match
-from .rules import GAMES, RuleError
+from .rules import GAMES, N_, RuleError
 from .scoring import Conflict, compute_sheet
 
 INDENT = re.compile(r"\n[ \t]+")
@@ -96,8 +96,14 @@ def elsewhere_notice(match: Match) -> str:
     return _(GAMES[match.game].saved_elsewhere, n=number)
 
 
-def saved_notice(match: Match, number: int | None) -> str | None:
-    """"Hand 5 saved." for a hand that is stored, else None."""
+STEPPED = {"undo": N_("Undone."), "redo": N_("Redone.")}
+
+
+def saved_notice(match: Match, number: int | None, step: str | None = None) -> str | None:
+    """"Hand 5 saved." for a hand that is stored, what an undo or a redo (``step``) did,
+    else None."""
+    if step in STEPPED:
+        return _(STEPPED[step])
     if number is None or not 1 <= number <= len(match.hands):
         return None
     return _(GAMES[match.game].saved, n=number)
@@ -135,12 +141,13 @@ def still_next(match: Match, form: Any) -> bool:
     return sheet.next is not None and sheet.next.number == form.number.data
 
 
-def after_change(match: Match, saved: int | None = None, *, args: dict[str, Any] | None = None,
-                 **context: Any):
+def after_change(match: Match, saved: int | None = None, *, step: str | None = None,
+                 args: dict[str, Any] | None = None, **context: Any):
     """POST then redirect to the next entry (``#turn``, with ``args`` in its address), with
-    the notice of the hand ``saved``; htmx gets the fresh live sheet (with ``context``)."""
+    the notice of the hand ``saved`` or of the undo or redo ``step``; htmx gets the fresh
+    live sheet (with ``context``)."""
     if is_htmx():
-        return render_sheet(match, notice=saved_notice(match, saved), jump=True,
+        return render_sheet(match, notice=saved_notice(match, saved, step), jump=True,
                             undoable=True, **context)
-    return redirect(url_for("matches.show", match_id=match.id, saved=saved, _anchor="turn",
-                            **(args or {})), 303)
+    return redirect(url_for("matches.show", match_id=match.id, saved=saved, step=step,
+                            _anchor="turn", **(args or {})), 303)

@@ -261,6 +261,9 @@ def entries(game: str, names: Sequence[str], sides: Sequence[Sequence[int]],
     return out[::-1]
 
 
+SHORT = 24  # the longest fact a button says whole: a bid, a deal's result
+
+
 def step_labels(game: str, names: Sequence[str], sides: Sequence[Sequence[int]],
                 undoable: Change | None, redoable: Change | None) -> tuple[str | None, str | None]:
     """What Undo and Redo would take back, in words ("Undo: Anna bid 2", "Redo: Hand 4");
@@ -274,8 +277,9 @@ def step_labels(game: str, names: Sequence[str], sides: Sequence[Sequence[int]],
             facts = []
         else:
             facts = wording.changes(before, after) if before else wording.facts(after)
-        what = facts[0] if len(facts) == 1 else _(NUMBERED.get(game, N_("Hand %(n)s")),
-                                                  n=change.number)
+        # One short fact names itself ("Anna bid 2"); anything longer is named by its hand.
+        what = facts[0] if len(facts) == 1 and len(facts[0]) <= SHORT else _(
+            NUMBERED.get(game, N_("Hand %(n)s")), n=change.number)
         return _(template, what=what)
 
     return (said(undoable, undoable and undoable.old, undoable and undoable.new,

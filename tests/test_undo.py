@@ -134,3 +134,15 @@ def test_the_buttons_say_what_they_take_back_and_the_history_says_it_was_redone(
     table.post("/lang/it", {})
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert f"Annulla l&#39;ultima mossa: {NAMES[bidder]}" in page
+
+
+def test_a_whole_hand_is_named_by_its_number_on_the_button(table, client):
+    match_id = table.new_match("navawhist", NAMES, hook=False)
+    for seat in table.sheet(match_id)["next"]["info"]["order"]:
+        assert table.bid(match_id, 0, seat=seat).status_code == 303
+    assert table.tricks(match_id, [1, 0, 0, 0]).status_code == 303
+    page = client.get(f"/matches/{match_id}?saved=1").get_data(as_text=True)
+    assert "Hand 1 saved." in page and "Undo: Hand 1<" in page
+    assert step(table, match_id, "undo").status_code == 303
+    page = client.get(f"/matches/{match_id}?step=undo").get_data(as_text=True)
+    assert "Undone." in page and "Redo: Hand 1<" in page

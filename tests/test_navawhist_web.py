@@ -64,7 +64,7 @@ def test_a_whole_four_player_match(table, app):
             "bids-3": 0, "values-0": 1, "values-1": 0, "values-2": 0, "values-3": 0}
     response = table.post(f"/matches/{match_id}/navawhist/1/edit", edit)
     assert response.status_code == 422
-    assert "reopen it" in response.get_data(as_text=True)
+    assert "Correct a hand to change one" in response.get_data(as_text=True)
 
 
 def test_match_page_shows_the_sheet(table, client):

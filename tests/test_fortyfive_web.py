@@ -191,6 +191,41 @@ def test_the_way_of_entering_is_kept_for_the_next_hand(table, client, match):
     assert 'name="mode" value="sides"' in text
 
 
+def checked(page: str, name: str) -> str | None:
+    """The value of the checked radio ``name``, None when none is."""
+    found = re.search(rf'name="{name}" value="([^"]*)"[^>]*checked', page)
+    return found and found.group(1)
+
+
+def test_the_last_side_count_fills_itself_in(table, app, match):
+    # htmx: one side's count gives the other's, in the form that comes back whole.
+    ff = FortyFive(table, match, htmx=True)
+    ff.start("sides", **{"side-0": 3})
+    text = ff.send("").get_data(as_text=True)
+    assert text.lstrip().startswith('<form method="post" id="ff-form"')
+    assert checked(text, "side-1") == "2" and hidden(text, "filled") == "1:2"
+    # The count filled in follows a change of the other; a tapped count stays as tapped.
+    text = ff.send("", **{"side-0": 4, "side-1": 2, "filled": "1:2"}).get_data(as_text=True)
+    assert checked(text, "side-1") == "1" and hidden(text, "filled") == "1:1"
+    text = ff.send("", **{"side-0": 4, "side-1": 0, "filled": "1:1"}).get_data(as_text=True)
+    assert checked(text, "side-1") == "0" and hidden(text, "filled") == ""
+    assert "The tricks add up to 4" not in text  # no bonus chosen yet: no preview
+    assert count(app, Change) == 0
+    # Without JavaScript, Save fills it in: one count, the bonus, Save.
+    plain = FortyFive(table, match)
+    plain.start("sides", **{"side-1": 4, "bonus_side": 0})
+    assert plain.send("save").status_code == 303
+    assert table.sheet(match)["hands"][0]["inputs"]["side_tricks"] == [1, 4]
+    # Three players alone: two counts give the third.
+    solo = table.new_match("fortyfive", NAMES[:3])
+    ff = FortyFive(table, solo)
+    ff.start("sides", **{"side-0": 2, "side-2": 0})
+    page = ff.send("").get_data(as_text=True)
+    assert checked(page, "side-1") == "3"
+    assert ff.send("save", bonus_side=1, **{"side-1": 3}).status_code == 303
+    assert table.sheet(solo)["totals"] == [10, 20, 0]
+
+
 def test_the_trick_helper_names_winners_and_the_best_trump(table, match):
     ff = FortyFive(table, match, htmx=True)
     ff.start("cards", trump="♦")

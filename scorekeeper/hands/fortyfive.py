@@ -31,6 +31,7 @@ bp = Blueprint("fortyfive", __name__)
 MODES = ("winners", "sides", "cards")
 NO_TRUMP = "none"
 STATE = "hands/_state_fortyfive.html"
+FORM = "hands/_form_fortyfive.html"
 EDIT = "hands/edit_fortyfive.html"
 HISTORY_SEATS = ("leader",)
 
@@ -54,6 +55,8 @@ class Entry:
     winners: list[int] = field(default_factory=list)
     bonus: str = ""
     side_tricks: list[Any] = field(default_factory=list)
+    # The side whose count the rules filled in from the others, and that count.
+    filled: tuple[int, int] | None = None
     bonus_side: str = ""
     trump: str = ""
     cards: list[str] = field(default_factory=list)
@@ -114,7 +117,9 @@ def _read(match: Match, number: int, kind: str) -> Entry:
     entry.winners = [check_seat(w, players, N_("trick winner"))
                      for w in form.get("winners", "").split(",") if w.strip()]
     entry.bonus = form.get("bonus", "")
-    entry.side_tricks = [whole(form.get(f"side-{c}")) for c in range(len(entry.side_tricks))]
+    entry.side_tricks, entry.filled = fortyfive.fill_last_count(
+        [whole(form.get(f"side-{c}")) for c in range(len(entry.side_tricks))],
+        _filled(form.get("filled", "")))
     entry.bonus_side = form.get("bonus_side", "")
     entry.trump = suit_symbol(form["trump"]) if form.get("trump") else ""
     if form.get("leader"):
@@ -122,6 +127,13 @@ def _read(match: Match, number: int, kind: str) -> Entry:
     entry.cards = form.get("cards", "").split()
     entry.suit = suit_symbol(form["suit"]) if form.get("suit") else ""
     return entry
+
+
+def _filled(value: str) -> tuple[int, int] | None:
+    """The form's ``filled`` ("side:count", the count the rules filled in), None if blank."""
+    side, _sep, count = value.partition(":")
+    side, count = whole(side), whole(count)
+    return (side, count) if isinstance(side, int) and isinstance(count, int) else None
 
 
 def _play(entry: Entry, players: int, cards: list[str]) -> None:
@@ -233,6 +245,10 @@ def _show(match: Match, entry: Entry, *, error: str | None = None, status: int =
 
     The correction page posts without htmx: it is redrawn whole.
     """
+    if is_htmx() and entry.kind == "enter" and entry.mode == "sides":
+        # A count may fill in another side's: the whole form comes back.
+        return render_template(FORM, match=match, sheet=compute_sheet(match), names=match.names,
+                               fx=entry, error=error, error_at="save"), status
     if is_htmx() and entry.kind == "enter":
         return render_template(STATE, match=match, sheet=compute_sheet(match), names=match.names,
                                fx=entry, error=error, fragment=True), status

@@ -86,3 +86,21 @@ def test_the_star_marks_the_leader_only(table, client):
     assert '<span class="mark" role="img" aria-label="closed">✓</span>' in page
     page = client.get(f"/matches/{played['fortyfive']}").get_data(as_text=True)
     assert 'aria-label="bonus trick"> ▲</span>' in page and "▲ the bonus trick" in page
+
+
+def test_italian_names_a_quarantotto_game_a_giro_and_the_match_a_partita(table, client):
+    match_id = table.new_match("quarantotto", NAMES)
+    page = client.get(f"/matches/{match_id}", headers=IT).get_data(as_text=True)
+    assert "Giro 1 di 4" in page and "Salva il giro" in page
+    assert "Abbandona la partita" in page and "serie" not in page
+    sheet = table.sheet(match_id)
+    assert table.post(f"/matches/{match_id}/quarantotto/game", {
+        "version": sheet["version"], "number": 1, "action": "save", "closer": 0,
+        "values-0": "", "values-1": "A K", "values-2": "7", "values-3": "5"},
+        headers=IT).status_code == 303
+    page = client.get(f"/matches/{match_id}?saved=1", headers=IT).get_data(as_text=True)
+    assert "Giro 1 salvato." in page and "ha vinto il giro" in page
+    page = client.get(f"/matches/{match_id}/history", headers=IT).get_data(as_text=True)
+    assert "Giro 1" in page and "Giro 1 inserita" not in page
+    page = client.get("/matches/new?game=quarantotto", headers=IT).get_data(as_text=True)
+    assert "Durata della partita" in page and "Numero di giri" in page

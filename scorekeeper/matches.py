@@ -200,7 +200,7 @@ def show(match_id: str):
     def page():
         match = get_match(match_id)
         return render_sheet(match, notice=saved_notice(match, saved), undoable=True,
-                            **entry_context(match.game, request.args))
+                            **entry_context(match, request.args))
 
     if is_htmx():
         return page()

@@ -32,6 +32,12 @@ def hidden(page: str, name: str) -> str:
     return re.search(rf'type="hidden" name="{name}" value="([^"]*)"', page).group(1)
 
 
+def is_tap_answer(response) -> bool:
+    """True for the redirect that answers a tap without JavaScript: to a page whose address
+    carries the hand being entered (``n``), as opposed to the sheet after a save."""
+    return response.status_code == 303 and "n=" in response.headers["Location"]
+
+
 class FortyFive:
     """Taps on the entry form, carrying its state from one answer to the next as a browser
     would: the hidden inputs of the form that came back."""
@@ -50,6 +56,8 @@ class FortyFive:
         headers = HTMX if self.htmx else {}
         response = self.table.post(self.url, {**self.state, **extra, "action": action},
                                    headers=headers)
+        if is_tap_answer(response):  # without JavaScript: the page that shows the tap
+            response = self.table.client.get(response.headers["Location"])
         if response.status_code == 200:
             page = response.get_data(as_text=True)
             for name in ("winners", "cards", "leader"):
@@ -168,12 +176,29 @@ def test_taps_fill_the_five_slots_and_the_last_can_be_cleared(table, match):
 def test_taps_without_javascript_redraw_the_page(table, client, match):
     ff = FortyFive(table, match)
     ff.start("winners")
-    response = ff.send("tap:2")
-    page = response.get_data(as_text=True)
-    assert response.status_code == 200 and "<html" in page
-    assert "hx-swap-oob" not in page
-    assert hidden(page, "winners") == "2"
-    assert table.sheet(match)["hands"] == []
+    version = table.sheet(match)["version"]
+    # The tap is answered with the page whose address carries the hand: a reload posts
+    # nothing.
+    response = table.post(ff.url, {**ff.state, "action": "tap:2"})
+    assert is_tap_answer(response)
+    address = response.headers["Location"]
+    assert address.startswith(f"/matches/{match}?n=1&") and "winners=2" in address
+    for _reload in range(2):
+        page = client.get(address).get_data(as_text=True)
+        assert "<html" in page and "hx-swap-oob" not in page
+        assert hidden(page, "winners") == "2"
+    assert table.sheet(match)["hands"] == [] and table.sheet(match)["version"] == version
+    # The cards of the trick helper, and a count per side, ride in the address too.
+    ff.start("cards", trump="♦")
+    page = ff.send("card:A", suit="♣").get_data(as_text=True)
+    assert hidden(page, "cards") == "A♣" and "Card played by Carla" in page
+    ff.start("sides", **{"side-0": 4})
+    page = ff.send("").get_data(as_text=True)
+    assert checked(page, "side-1") == "1" and hidden(page, "filled") == "1:1"
+    # Once another phone saved the hand, the address shows the next one, blank.
+    FortyFive(table, match).side_tricks([3, 2], bonus_side=0)
+    page = client.get(address).get_data(as_text=True)
+    assert "Hand 2" in page and hidden(page, "winners") == ""
 
 
 def test_the_way_of_entering_is_kept_for_the_next_hand(table, client, match):
@@ -343,7 +368,9 @@ def test_correcting_a_past_hand(table, client, match):
     version = table.sheet(match)["version"]
     state = {"version": version, "number": 1, "mode": "winners", "winners": "0,1,2,0",
              "bonus": 1}
-    page = table.post(edit, {**state, "action": "tap:2"}).get_data(as_text=True)
+    response = table.post(edit, {**state, "action": "tap:2"})
+    assert is_tap_answer(response) and response.headers["Location"].startswith(f"{edit}?n=1")
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert hidden(page, "winners") == "0,1,2,0,2" and "Correct hand 1" in page
     # Checked like an entry: Dario took no trick.
     response = table.post(edit, {**state, "winners": "0,1,2,0,2", "bonus": 3,

@@ -213,6 +213,16 @@ def test_an_earlier_bid_of_the_hand_being_bid_can_be_changed(table):
                           headers={"HX-Request": "true"})
     assert response.status_code == 200 and "New bid of Bruno" in response.get_data(as_text=True)
     assert table.sheet(match_id)["version"] == sheet["version"]
+    # Without JavaScript: a redirect to the page that asks it, so a reload posts nothing.
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {**base, "change": 1})
+    assert response.status_code == 303
+    address = response.headers["Location"]
+    assert address == f"/matches/{match_id}?n=1&ask=1#turn"
+    page = table.client.get(address).get_data(as_text=True)
+    assert "New bid of Bruno" in page and 'name="seat" value="1"' in page
+    assert "New bid of" not in table.client.get(address.replace("ask=1", "ask=3")).get_data(
+        as_text=True)  # Dario has not bid: nothing to ask again
+    assert table.sheet(match_id)["version"] == sheet["version"]
     assert table.post(f"/matches/{match_id}/navawhist/bid", {**base, "seat": 1, "bid": 1}
                       ).status_code == 303
     info = table.sheet(match_id)["next"]["info"]

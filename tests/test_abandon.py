@@ -126,6 +126,8 @@ def test_an_abandoned_match_accepts_no_hand(table, app, game):
     assert table.post(f"/matches/{match_id}/abandon", {"version": version}).status_code == 303
     before, changes = table.sheet(match_id), count(app, Change)
     version = before["version"]
+    page = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f"/matches/{match_id}/undo" not in page and f"/matches/{match_id}/redo" not in page
     for url, data in [_enter(table, game, match_id), _correct(table, game, match_id),
                       ("undo", {"version": version}), ("redo", {"version": version})]:
         response = table.post(f"/matches/{match_id}/{url}", data)

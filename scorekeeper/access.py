@@ -49,8 +49,9 @@ def guard() -> None:
         match_id = request.view_args["match_id"]
         if not can_edit(match_id):
             get_match(match_id)
-            abort(403, _("This phone may only watch this match: ask the phone that keeps "
-                         "the sheet for the edit QR code."))
+            abort(403, _("This phone may only watch this match: to keep its sheet, ask a "
+                         "phone of its table for an invitation (Share, then Invite to this "
+                         "table) and scan its code."))
 
 
 def qr_svg(url: str, title: str) -> str:

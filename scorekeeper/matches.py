@@ -199,7 +199,7 @@ def show(match_id: str):
         match = get_match(match_id)
         notice = saved_notice(match, saved, request.args.get("step"))
         return render_sheet(match, notice=notice, undoable=True,
-                            **entry_context(match.game, request.args))
+                            **entry_context(match, request.args))
 
     if is_htmx():
         return page()

@@ -68,11 +68,16 @@ def render_sheet(match: Match, *, status: int = 200, error: str | None = None,
     return render_compact(template, **sheet_context(match), error=error, **context), status
 
 
-def redraw(match: Match, partial: str, *, template: str = "matches/show.html", **context: Any):
+def redraw(match: Match, partial: str, *, template: str = "matches/show.html",
+           address: str | None = None, **context: Any):
     """A tap or a choice shown again, nothing stored: htmx gets ``partial``, the part of the
-    page that replaces itself; a plain POST the whole page (``template``)."""
+    page that replaces itself; a plain POST a redirect to ``address``, the page showing
+    what the tap made (Post/Redirect/Get: reloading it posts nothing); a GET the whole
+    page (``template``)."""
     if is_htmx():
         return render_compact(partial, **sheet_context(match), **context), 200
+    if address is not None and request.method == "POST":
+        return redirect(address, 303)
     return render_sheet(match, template=template, **context)
 
 

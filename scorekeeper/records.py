@@ -88,7 +88,7 @@ EVENT_MARKS = {quarantotto.STOCK_RAN_OUT: "∅", scala40.DOUBLED: "×2",
 
 def _fortyfive(sheet: Sheet, row: Row, column: int) -> str:
     tricks = row.inputs.get("side_tricks", [""] * len(sheet.columns))[column]
-    return f"{tricks}{' ★' if row.inputs.get('bonus_side') == column else ''}"
+    return f"{tricks}{' ▲' if row.inputs.get('bonus_side') == column else ''}"
 
 
 def _none(sheet: Sheet, row: Row, column: int) -> str:
@@ -103,7 +103,7 @@ DETAILS: dict[str, tuple[Callable[[Sheet, Row, int], str], str, str, str]] = {
     "scala40": (_rummy, N_("✓ closed, ✓✓ closed in hand, ✗ never opened, ↩ re-entry "
                            "(×2: penalties doubled)"),
                 N_("penalty"), N_("running total")),
-    "fortyfive": (_fortyfive, N_("tricks (★ the bonus trick; = tie at the top: play goes on, "
+    "fortyfive": (_fortyfive, N_("tricks (▲ the bonus trick; = tie at the top: play goes on, "
                                  "∅ no trump played, 5× all five tricks)"),
                   N_("points"), N_("running total")),
     "cavallore": (_none, "", N_("cards placed"), N_("wins so far")),

@@ -79,11 +79,14 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
 
     The sheet is computed once, with the change applied, before anything is written; once
     stored it is the cached sheet of the match's new version. Raises RuleError (nothing
-    stored) when the rules refuse the match with the change, and Conflict when the match
-    changed since version ``expected``.
+    stored) when the match was abandoned or the rules refuse the match with the change, and
+    Conflict when the match changed since version ``expected``.
     """
+    if match.abandoned:
+        raise RuleError(N_("This match was abandoned: take it up again to enter or change a "
+                           "hand."))
     if match.locked and undoes is None:
-        raise RuleError(N_("This match is finished: reopen it to change a hand."))
+        raise RuleError(N_("This match is finished: tap Correct a hand to change one."))
     hands = match.hands
     inputs = [h.data for h in hands]
     if not 1 <= number <= len(inputs) + 1 or (data is None and number != len(inputs)):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from scorekeeper.models import Change, Hand, Match, Seat
 
 from .conftest import count
@@ -72,3 +74,63 @@ def test_a_backup_keeps_the_match_abandoned(table, client):
     assert table.post(f"/matches/{match_id}/abandon", {"version": version}).status_code == 303
     backup = client.get("/backup.json").get_json()
     assert [m["abandoned"] for m in backup["matches"] if m["id"] == match_id] == [True]
+
+
+ABANDONED = "This match was abandoned: take it up again"
+
+
+def _enter(table, game: str, match_id: str) -> tuple[str, dict]:
+    """The address and form that enter the next hand of ``game``."""
+    sheet = table.sheet(match_id)
+    base = {"version": sheet["version"], "number": sheet["next"]["number"]}
+    if game == "navawhist":
+        if sheet["next"]["info"]["phase"] == "bids":
+            return "navawhist/bid", {**base, "seat": sheet["next"]["info"]["bidder"], "bid": 0}
+        return "navawhist/tricks", {**base, "action": "save",
+                                    **{f"values-{i}": t for i, t in enumerate([1, 0, 0, 0])}}
+    if game == "quarantotto":
+        return "quarantotto/game", {**base, "action": "save", "closer": 0, "values-0": "",
+                                    "values-1": "A K", "values-2": "7", "values-3": "5"}
+    if game == "scala40":
+        return "scala40/deal", {**base, "action": "save", "closer": 0, "values-1": "A K",
+                                "values-2": "7", "values-3": "5"}
+    if game == "fortyfive":
+        return "fortyfive/hand", {**base, "action": "save", "mode": "sides", "side-0": 3,
+                                  "side-1": 2, "bonus_side": 0}
+    return "cavallore/deal", {**base, "placed": 12, "seat": 0}
+
+
+def _correct(table, game: str, match_id: str) -> tuple[str, dict]:
+    """The address and form that correct hand 1 of ``game``."""
+    url, data = _enter(table, game, match_id)
+    if game == "navawhist":
+        data = {"version": data["version"], "number": 1, "trump": "",
+                **{f"bids-{i}": b for i, b in enumerate([1, 0, 1, 1])},
+                **{f"values-{i}": t for i, t in enumerate([0, 1, 0, 0])}}
+    data["number"] = 1
+    return f"{game}/1/edit", data
+
+
+@pytest.mark.parametrize("game", ["navawhist", "quarantotto", "scala40", "fortyfive",
+                                  "cavallore"])
+def test_an_abandoned_match_accepts_no_hand(table, app, game):
+    match_id = table.new_match(game, NAMES)
+    # Hand 1 played, hand 2 begun then undone: entry, correction, undo and redo all apply.
+    for _ in range(6 if game == "navawhist" else 2):  # Navawhist: four bids and tricks
+        url, data = _enter(table, game, match_id)
+        response = table.post(f"/matches/{match_id}/{url}", data)
+        assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    version = table.sheet(match_id)["version"]
+    assert table.post(f"/matches/{match_id}/undo", {"version": version}).status_code == 303
+    version = table.sheet(match_id)["version"]
+    assert table.post(f"/matches/{match_id}/abandon", {"version": version}).status_code == 303
+    before, changes = table.sheet(match_id), count(app, Change)
+    version = before["version"]
+    page = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert f"/matches/{match_id}/undo" not in page and f"/matches/{match_id}/redo" not in page
+    for url, data in [_enter(table, game, match_id), _correct(table, game, match_id),
+                      ("undo", {"version": version}), ("redo", {"version": version})]:
+        response = table.post(f"/matches/{match_id}/{url}", data)
+        assert response.status_code == 422, (url, response.status_code)
+        assert ABANDONED in response.get_data(as_text=True), url
+    assert table.sheet(match_id) == before and count(app, Change) == changes

@@ -40,6 +40,8 @@ def test_only_the_creator_may_change_a_match(app, table):
         response = stranger.post(url, data)
         assert response.status_code == 403
         assert "may only watch" in response.get_data(as_text=True)
+        assert "invitation" in response.get_data(as_text=True)
+        assert "QR code." not in response.get_data(as_text=True)
     assert changes(app) == 0
     assert table.bid(match_id, 0).status_code == 303
     table.bid(match_id, 0)

@@ -32,6 +32,12 @@ def hidden(page: str, name: str) -> str:
     return re.search(rf'type="hidden" name="{name}" value="([^"]*)"', page).group(1)
 
 
+def is_tap_answer(response) -> bool:
+    """True for the redirect that answers a tap without JavaScript: to a page whose address
+    carries the hand being entered (``n``), as opposed to the sheet after a save."""
+    return response.status_code == 303 and "n=" in response.headers["Location"]
+
+
 class FortyFive:
     """Taps on the entry form, carrying its state from one answer to the next as a browser
     would: the hidden inputs of the form that came back."""
@@ -50,6 +56,8 @@ class FortyFive:
         headers = HTMX if self.htmx else {}
         response = self.table.post(self.url, {**self.state, **extra, "action": action},
                                    headers=headers)
+        if is_tap_answer(response):  # without JavaScript: the page that shows the tap
+            response = self.table.client.get(response.headers["Location"])
         if response.status_code == 200:
             page = response.get_data(as_text=True)
             for name in ("winners", "cards", "leader"):
@@ -168,12 +176,29 @@ def test_taps_fill_the_five_slots_and_the_last_can_be_cleared(table, match):
 def test_taps_without_javascript_redraw_the_page(table, client, match):
     ff = FortyFive(table, match)
     ff.start("winners")
-    response = ff.send("tap:2")
-    page = response.get_data(as_text=True)
-    assert response.status_code == 200 and "<html" in page
-    assert "hx-swap-oob" not in page
-    assert hidden(page, "winners") == "2"
-    assert table.sheet(match)["hands"] == []
+    version = table.sheet(match)["version"]
+    # The tap is answered with the page whose address carries the hand: a reload posts
+    # nothing.
+    response = table.post(ff.url, {**ff.state, "action": "tap:2"})
+    assert is_tap_answer(response)
+    address = response.headers["Location"]
+    assert address.startswith(f"/matches/{match}?n=1&") and "winners=2" in address
+    for _reload in range(2):
+        page = client.get(address).get_data(as_text=True)
+        assert "<html" in page and "hx-swap-oob" not in page
+        assert hidden(page, "winners") == "2"
+    assert table.sheet(match)["hands"] == [] and table.sheet(match)["version"] == version
+    # The cards of the trick helper, and a count per side, ride in the address too.
+    ff.start("cards", trump="♦")
+    page = ff.send("card:A", suit="♣").get_data(as_text=True)
+    assert hidden(page, "cards") == "A♣" and "Card played by Carla" in page
+    ff.start("sides", **{"side-0": 4})
+    page = ff.send("").get_data(as_text=True)
+    assert checked(page, "side-1") == "1" and hidden(page, "filled") == "1:1"
+    # Once another phone saved the hand, the address shows the next one, blank.
+    FortyFive(table, match).side_tricks([3, 2], bonus_side=0)
+    page = client.get(address).get_data(as_text=True)
+    assert "Hand 2" in page and hidden(page, "winners") == ""
 
 
 def test_the_way_of_entering_is_kept_for_the_next_hand(table, client, match):
@@ -189,6 +214,41 @@ def test_the_way_of_entering_is_kept_for_the_next_hand(table, client, match):
     htmx.start("sides", **{"side-0": 5, "side-1": 0, "bonus_side": 0})
     text = htmx.send("save").get_data(as_text=True)
     assert 'name="mode" value="sides"' in text
+
+
+def checked(page: str, name: str) -> str | None:
+    """The value of the checked radio ``name``, None when none is."""
+    found = re.search(rf'name="{name}" value="([^"]*)"[^>]*checked', page)
+    return found and found.group(1)
+
+
+def test_the_last_side_count_fills_itself_in(table, app, match):
+    # htmx: one side's count gives the other's, in the form that comes back whole.
+    ff = FortyFive(table, match, htmx=True)
+    ff.start("sides", **{"side-0": 3})
+    text = ff.send("").get_data(as_text=True)
+    assert text.lstrip().startswith('<form method="post" id="ff-form"')
+    assert checked(text, "side-1") == "2" and hidden(text, "filled") == "1:2"
+    # The count filled in follows a change of the other; a tapped count stays as tapped.
+    text = ff.send("", **{"side-0": 4, "side-1": 2, "filled": "1:2"}).get_data(as_text=True)
+    assert checked(text, "side-1") == "1" and hidden(text, "filled") == "1:1"
+    text = ff.send("", **{"side-0": 4, "side-1": 0, "filled": "1:1"}).get_data(as_text=True)
+    assert checked(text, "side-1") == "0" and hidden(text, "filled") == ""
+    assert "The tricks add up to 4" not in text  # no bonus chosen yet: no preview
+    assert count(app, Change) == 0
+    # Without JavaScript, Save fills it in: one count, the bonus, Save.
+    plain = FortyFive(table, match)
+    plain.start("sides", **{"side-1": 4, "bonus_side": 0})
+    assert plain.send("save").status_code == 303
+    assert table.sheet(match)["hands"][0]["inputs"]["side_tricks"] == [1, 4]
+    # Three players alone: two counts give the third.
+    solo = table.new_match("fortyfive", NAMES[:3])
+    ff = FortyFive(table, solo)
+    ff.start("sides", **{"side-0": 2, "side-2": 0})
+    page = ff.send("").get_data(as_text=True)
+    assert checked(page, "side-1") == "3"
+    assert ff.send("save", bonus_side=1, **{"side-1": 3}).status_code == 303
+    assert table.sheet(solo)["totals"] == [10, 20, 0]
 
 
 def test_the_trick_helper_names_winners_and_the_best_trump(table, match):
@@ -308,7 +368,9 @@ def test_correcting_a_past_hand(table, client, match):
     version = table.sheet(match)["version"]
     state = {"version": version, "number": 1, "mode": "winners", "winners": "0,1,2,0",
              "bonus": 1}
-    page = table.post(edit, {**state, "action": "tap:2"}).get_data(as_text=True)
+    response = table.post(edit, {**state, "action": "tap:2"})
+    assert is_tap_answer(response) and response.headers["Location"].startswith(f"{edit}?n=1")
+    page = client.get(response.headers["Location"]).get_data(as_text=True)
     assert hidden(page, "winners") == "0,1,2,0,2" and "Correct hand 1" in page
     # Checked like an entry: Dario took no trick.
     response = table.post(edit, {**state, "winners": "0,1,2,0,2", "bonus": 3,

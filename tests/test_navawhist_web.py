@@ -64,7 +64,7 @@ def test_a_whole_four_player_match(table, app):
             "bids-3": 0, "values-0": 1, "values-1": 0, "values-2": 0, "values-3": 0}
     response = table.post(f"/matches/{match_id}/navawhist/1/edit", edit)
     assert response.status_code == 422
-    assert "reopen it" in response.get_data(as_text=True)
+    assert "Correct a hand to change one" in response.get_data(as_text=True)
 
 
 def test_match_page_shows_the_sheet(table, client):
@@ -212,6 +212,16 @@ def test_an_earlier_bid_of_the_hand_being_bid_can_be_changed(table):
     response = table.post(f"/matches/{match_id}/navawhist/bid", {**base, "change": 1},
                           headers={"HX-Request": "true"})
     assert response.status_code == 200 and "New bid of Bruno" in response.get_data(as_text=True)
+    assert table.sheet(match_id)["version"] == sheet["version"]
+    # Without JavaScript: a redirect to the page that asks it, so a reload posts nothing.
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {**base, "change": 1})
+    assert response.status_code == 303
+    address = response.headers["Location"]
+    assert address == f"/matches/{match_id}?n=1&ask=1#turn"
+    page = table.client.get(address).get_data(as_text=True)
+    assert "New bid of Bruno" in page and 'name="seat" value="1"' in page
+    assert "New bid of" not in table.client.get(address.replace("ask=1", "ask=3")).get_data(
+        as_text=True)  # Dario has not bid: nothing to ask again
     assert table.sheet(match_id)["version"] == sheet["version"]
     assert table.post(f"/matches/{match_id}/navawhist/bid", {**base, "seat": 1, "bid": 1}
                       ).status_code == 303

@@ -135,14 +135,20 @@ def test_a_stale_or_double_submission_stores_one_game(table, app):
     assert count(app, Change) == 1
 
 
-def test_keypad_taps_without_javascript_show_the_form_again(table, app):
+def test_keypad_taps_without_javascript_show_the_form_again(table, client, app):
     match_id = table.new_match("quarantotto", NAMES)
     sheet = table.sheet(match_id)
     form = game_form(sheet, 0, [None, "A K", "", "10+15"]) | {"action": "", "tap": "1:7"}
     del form["action"]
+    version = table.sheet(match_id)["version"]
     response = table.post(f"/matches/{match_id}/quarantotto/game", form)
-    assert response.status_code == 200
-    text = response.get_data(as_text=True)
+    # Answered with the page whose address carries the game: reloading it posts nothing.
+    assert response.status_code == 303
+    address = response.headers["Location"]
+    assert address.startswith(f"/matches/{match_id}?n=1&closer=0&values-1=A+K+7")
+    text = client.get(address).get_data(as_text=True)
+    assert text == client.get(address).get_data(as_text=True)
+    assert table.sheet(match_id)["version"] == version
     assert 'value="A K 7"' in text
     assert '<output class="pad-value" id="pad-value-1"' in text and ">32<" in text
     assert ">25<" in text  # Dario's sum
@@ -153,11 +159,14 @@ def test_keypad_taps_without_javascript_show_the_form_again(table, app):
     # Enter in a field (no action) only shows the form again too.
     del form["tap"]
     response = table.post(f"/matches/{match_id}/quarantotto/game", form)
-    assert response.status_code == 200 and count(app, Change) == 0
+    assert response.status_code == 303 and count(app, Change) == 0
     # A tap on a stale form is refused rather than shown for the wrong game.
     table.post(f"/matches/{match_id}/quarantotto/game", game_form(sheet, 0, [None, 5, 5, 5]))
     assert table.post(f"/matches/{match_id}/quarantotto/game",
                       form | {"tap": "1:7"}).status_code == 409
+    # And an address made for that game shows the next one, blank.
+    text = client.get(address).get_data(as_text=True)
+    assert "Game 2 of 4" in text and 'value="A K 7"' not in text
 
 
 @pytest.mark.parametrize(("text", "key", "shown", "points"), [
@@ -212,8 +221,10 @@ def test_correcting_a_past_game(table, client, app):
     data = game_form(sheet, 1, [12, None, 20, 9]) | {"number": 1}
     # A tap on the correction form shows it again; nothing changes.
     response = table.post(url, data | {"action": "", "tap": "0:A"})
-    assert response.status_code == 200 and 'value="12 A"' not in response.get_data(as_text=True)
-    assert 'value="A"' in response.get_data(as_text=True)  # a total gives way to a card
+    assert response.status_code == 303 and response.headers["Location"].startswith(f"{url}?n=1")
+    text = client.get(response.headers["Location"]).get_data(as_text=True)
+    assert 'value="12 A"' not in text and "Correct game 1" in text
+    assert 'value="A"' in text  # a total gives way to a card
     # A refused correction stores nothing.
     changes = count(app, Change)
     response = table.post(url, data | {"values-0": 1})

@@ -217,10 +217,10 @@ def test_fortyfive_pdf(table, client):
     assert "Final ranking 1. Anna + Carla 70 2. Bruno + Dario 50" in text
     assert "Target: 45" in text and "Jink: no" in text
     assert "Three pairs" not in text  # an option of six players only
-    # Tricks and points per side, the bonus trick starred, the tie at 45 that played on.
+    # Tricks and points per side, the bonus trick marked ▲, the tie at 45 that played on.
     assert "= tie at the top: play goes on" in text  # the legend of the mark
-    assert "3 = Carla 3 15 45 2 ★ 15 45" in text
-    assert "4 Dario 4 ★ 25 70 1 5 50" in text
+    assert "3 = Carla 3 15 45 2 ▲ 15 45" in text
+    assert "4 Dario 4 ▲ 25 70 1 5 50" in text
 
 
 def test_cavallore_pdf(table, client):

@@ -1,5 +1,6 @@
 """Plain words on the match pages: English without Italian asides, the Italian vocabulary of
-the table, the home page's progress line, and "Correct a hand" on a finished match."""
+the table, the home page's progress line, "Correct a hand" on a finished match, and one meaning
+for the star."""
 
 from __future__ import annotations
 
@@ -55,3 +56,51 @@ def test_correct_a_hand_says_what_to_do_next(table, client):
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Tap a number in the # column below to correct that row" in page
     assert f'href="/matches/{match_id}/quarantotto/1/edit"' in page
+
+
+def test_the_star_marks_the_leader_only(table, client):
+    """★ marks who leads; a Quarantotto game's winner is ✓, Forty-Five's bonus trick ▲,
+    each with its words for a screen reader."""
+    played = {}
+    match_id = table.new_match("quarantotto", NAMES)
+    sheet = table.sheet(match_id)
+    assert table.post(f"/matches/{match_id}/quarantotto/game", {
+        "version": sheet["version"], "number": 1, "action": "save", "closer": 0,
+        "values-0": "", "values-1": "A K", "values-2": "7", "values-3": "5"}).status_code == 303
+    played["quarantotto"] = match_id
+    match_id = table.new_match("fortyfive", NAMES)
+    sheet = table.sheet(match_id)
+    assert table.post(f"/matches/{match_id}/fortyfive/hand", {
+        "version": sheet["version"], "number": 1, "action": "save", "mode": "sides",
+        "side-0": 3, "side-1": 2, "bonus_side": 1}).status_code == 303
+    played["fortyfive"] = match_id
+    match_id = table.new_match("navawhist", NAMES)
+    table.play_navawhist(match_id, [1, 0, 1, 1], [1, 0, 0, 0])
+    played["navawhist"] = match_id
+    for game, match_id in played.items():
+        page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+        stars = re.findall(r'<span class="[^"]*"[^>]*>★</span>', page)
+        assert stars and all('class="crown" aria-label="leading"' in s for s in stars), game
+        assert page.count("★") == len(stars), game  # nor in the legend
+    page = client.get(f"/matches/{played['quarantotto']}").get_data(as_text=True)
+    assert '<span class="mark" role="img" aria-label="closed">✓</span>' in page
+    page = client.get(f"/matches/{played['fortyfive']}").get_data(as_text=True)
+    assert 'aria-label="bonus trick"> ▲</span>' in page and "▲ the bonus trick" in page
+
+
+def test_italian_names_a_quarantotto_game_a_giro_and_the_match_a_partita(table, client):
+    match_id = table.new_match("quarantotto", NAMES)
+    page = client.get(f"/matches/{match_id}", headers=IT).get_data(as_text=True)
+    assert "Giro 1 di 4" in page and "Salva il giro" in page
+    assert "Abbandona la partita" in page and "serie" not in page
+    sheet = table.sheet(match_id)
+    assert table.post(f"/matches/{match_id}/quarantotto/game", {
+        "version": sheet["version"], "number": 1, "action": "save", "closer": 0,
+        "values-0": "", "values-1": "A K", "values-2": "7", "values-3": "5"},
+        headers=IT).status_code == 303
+    page = client.get(f"/matches/{match_id}?saved=1", headers=IT).get_data(as_text=True)
+    assert "Giro 1 salvato." in page and "ha vinto il giro" in page
+    page = client.get(f"/matches/{match_id}/history", headers=IT).get_data(as_text=True)
+    assert "Giro 1" in page and "Giro 1 inserita" not in page
+    page = client.get("/matches/new?game=quarantotto", headers=IT).get_data(as_text=True)
+    assert "Durata della partita" in page and "Numero di giri" in page

@@ -4,8 +4,13 @@ Each game's module declares, besides its blueprint ``bp``: ``blank_extras(player
 what its blank sheet prints besides the rows; ``HISTORY_SEATS``, the stored inputs the
 history page shows as a player's name; and, optionally, ``BLANK_PORTRAIT_COLUMNS``,
 how many players a portrait blank sheet holds; and, when its entry panel reads a choice
-from the page's address (whose deal, the way of entering), ``entry_context(args)``, the
-context the match page passes its entry for those ``args``.
+from the page's address (whose deal, the way of entering, a hand being entered),
+``entry_context(args, match)``, the context the match page passes its entry for those
+``args``.
+
+Without JavaScript, a tap that stores nothing (a key of a keypad, a choice) is answered
+with a redirect to a page whose address carries the hand being entered (:func:`tap_address`,
+``n`` naming the hand), so that reloading it posts nothing.
 
 Every step is checked by the rules engine (through :func:`scorekeeper.scoring.save_hand`)
 before it is stored; a form carries the version of the sheet it was made for.
@@ -17,10 +22,11 @@ from collections.abc import Mapping
 from types import ModuleType
 from typing import Any
 
-from flask import Blueprint
+from flask import Blueprint, url_for
 
+from ..forms import whole
 from ..models import Match
-from ..scoring import Conflict
+from ..scoring import Conflict, compute_sheet
 
 
 def stored_inputs(match: Match, number: int, empty: dict[str, Any]) -> dict[str, Any]:
@@ -43,10 +49,24 @@ def stored_hand(match: Match, number: int) -> dict[str, Any] | None:
     return None
 
 
-def entry_context(game: str, args: Mapping[str, str]) -> dict[str, Any]:
-    """What the match page passes to ``game``'s entry panel from its address ``args``."""
-    declared = getattr(game_modules()[game], "entry_context", None)
-    return declared(args) if declared else {}
+def entry_context(match: Match, args: Mapping[str, str]) -> dict[str, Any]:
+    """What the match page passes to its game's entry panel from its address ``args``."""
+    declared = getattr(game_modules()[match.game], "entry_context", None)
+    return declared(args, match) if declared else {}
+
+
+def tap_address(endpoint: str, hand: int, state: Mapping[str, Any], **values: Any) -> str:
+    """The address of a page showing hand ``hand`` being entered as ``state`` holds it
+    (blank values left out), for the redirect that answers a tap without JavaScript."""
+    kept = {key: value for key, value in state.items() if value not in (None, "", [])}
+    return url_for(endpoint, **values, n=hand, **kept)
+
+
+def addressed(args: Mapping[str, str], match: Match) -> bool:
+    """True when the address carries the next hand of ``match`` being entered (``n``): a
+    hand saved meanwhile by another phone leaves it out."""
+    sheet = compute_sheet(match)
+    return sheet.next is not None and whole(args.get("n")) == sheet.next.number
 
 
 def game_modules() -> dict[str, ModuleType]:

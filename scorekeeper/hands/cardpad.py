@@ -3,7 +3,8 @@
 The entry form keeps each player's entry as text in ``values-<seat>`` (cards such as
 ``A K 7``, a sum ``10+15+8`` or a total ``32``); the keys edit that text and nothing is
 stored until the deal is saved. Without JavaScript a key submits the game's own form,
-which applies the tap with :func:`apply_posted_tap` and shows the page again; with htmx
+which applies the tap with :func:`apply_posted_tap` and redirects to the page again, the
+entries in its address; with htmx
 a key posts to :func:`cards`, which answers with that player's keypad alone. The value
 shown is always the rules engine's (``keypad_points`` of the game), which also marks
 points no hand can hold as they are entered.
@@ -11,7 +12,7 @@ points no hand can hold as they are entered.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
 from typing import Any
@@ -118,9 +119,11 @@ def pad_state(game: str, seat: int, text: Any, names: list[str], *,
                rule_message(warning, names) if warning else None)
 
 
-def posted_texts(players: int) -> list[str]:
-    """Each seat's entry text as posted (``values-<seat>``), blank when missing."""
-    return [(request.form.get(f"values-{seat}") or "").strip() for seat in range(players)]
+def posted_texts(players: int, values: Mapping[str, str] | None = None) -> list[str]:
+    """Each seat's entry text as posted (``values-<seat>``, or as in ``values``), blank when
+    missing."""
+    values = request.form if values is None else values
+    return [(values.get(f"values-{seat}") or "").strip() for seat in range(players)]
 
 
 def read_tap(game: str, players: int) -> tuple[int, str] | None:

@@ -109,7 +109,7 @@ def cavallore_number(value: float | None, *, percent: bool = False) -> str:
     return format_decimal(value, "#,##0.0")
 
 
-def entry_context(args: Mapping[str, str]) -> dict[str, Any]:
+def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
     """Whose deal the page's address asks for (``?seat=1``), checked by ``cavallore_seat``."""
     return {"cr_seat": args.get("seat")}
 

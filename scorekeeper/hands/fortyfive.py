@@ -2,8 +2,9 @@
 cards through the trick helper; and correct a past hand.
 
 The hand being entered lives in the form (hidden inputs) until it is saved: every tap posts
-the form and gets it back, redrawn with the tap applied, so it works without JavaScript;
-htmx swaps the form alone. Trick winners, the best trump and the points come from
+the form and gets it back, redrawn with the tap applied, so it works without JavaScript
+(then through a redirect to a page whose address carries the hand); htmx swaps the form
+alone. Trick winners, the best trump and the points come from
 :mod:`scorekeeper.rules.fortyfive`, never from here.
 """
 
@@ -13,7 +14,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, make_response, render_template, request
+from flask import Blueprint, abort, make_response, redirect, render_template, request
 
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
@@ -24,13 +25,14 @@ from ..rules import N_, Row, RuleError, Sheet, fortyfive
 from ..rules.cards import RANKS, SUITS, suit_symbol
 from ..rules.core import check_seat
 from ..scoring import Conflict, compute_sheet, save_hand
-from . import check_form
+from . import addressed, check_form, tap_address
 
 bp = Blueprint("fortyfive", __name__)
 
 MODES = ("winners", "sides", "cards")
 NO_TRUMP = "none"
 STATE = "hands/_state_fortyfive.html"
+FORM = "hands/_form_fortyfive.html"
 EDIT = "hands/edit_fortyfive.html"
 HISTORY_SEATS = ("leader",)
 
@@ -54,6 +56,8 @@ class Entry:
     winners: list[int] = field(default_factory=list)
     bonus: str = ""
     side_tricks: list[Any] = field(default_factory=list)
+    # The side whose count the rules filled in from the others, and that count.
+    filled: tuple[int, int] | None = None
     bonus_side: str = ""
     trump: str = ""
     cards: list[str] = field(default_factory=list)
@@ -106,15 +110,18 @@ def _stored(match: Match, number: int, mode: str | None) -> Entry:
     return entry
 
 
-def _read(match: Match, number: int, kind: str) -> Entry:
-    """The hand as the posted form carries it; RuleError for a value no tap could give."""
+def _read(match: Match, number: int, kind: str, form: Mapping[str, str] | None = None) -> Entry:
+    """The hand as the posted form (or ``form``, a page's address) carries it; RuleError for
+    a value no tap could give."""
     entry = _blank(match, number, kind)
-    players, form = len(match.seats), request.form
+    players, form = len(match.seats), request.form if form is None else form
     entry.mode = form.get("mode") if form.get("mode") in MODES else MODES[0]
     entry.winners = [check_seat(w, players, N_("trick winner"))
                      for w in form.get("winners", "").split(",") if w.strip()]
     entry.bonus = form.get("bonus", "")
-    entry.side_tricks = [whole(form.get(f"side-{c}")) for c in range(len(entry.side_tricks))]
+    entry.side_tricks, entry.filled = fortyfive.fill_last_count(
+        [whole(form.get(f"side-{c}")) for c in range(len(entry.side_tricks))],
+        _filled(form.get("filled", "")))
     entry.bonus_side = form.get("bonus_side", "")
     entry.trump = suit_symbol(form["trump"]) if form.get("trump") else ""
     if form.get("leader"):
@@ -122,6 +129,34 @@ def _read(match: Match, number: int, kind: str) -> Entry:
     entry.cards = form.get("cards", "").split()
     entry.suit = suit_symbol(form["suit"]) if form.get("suit") else ""
     return entry
+
+
+def _filled(value: str) -> tuple[int, int] | None:
+    """The form's ``filled`` ("side:count", the count the rules filled in), None if blank."""
+    side, _sep, count = value.partition(":")
+    side, count = whole(side), whole(count)
+    return (side, count) if isinstance(side, int) and isinstance(count, int) else None
+
+
+def _state(entry: Entry) -> dict[str, Any]:
+    """The hand being entered as the form's fields, for a page's address."""
+    return {"mode": entry.mode, "winners": ",".join(map(str, entry.winners)),
+            "bonus": entry.bonus, "bonus_side": entry.bonus_side,
+            "filled": ":".join(map(str, entry.filled)) if entry.filled else None,
+            **{f"side-{c}": count for c, count in enumerate(entry.side_tricks)},
+            "trump": entry.trump, "leader": entry.leader, "cards": " ".join(entry.cards),
+            "suit": entry.suit}
+
+
+def _addressed(match: Match, number: int, kind: str, args: Mapping[str, str]) -> Entry | None:
+    """The hand the page's address carries, with what the rules make of it; None when the
+    address holds no hand or one no tap could give."""
+    try:
+        entry = _read(match, number, kind, args)
+        _play(entry, len(match.seats), entry.cards)
+    except RuleError:
+        return None
+    return _preview(match, entry)
 
 
 def _play(entry: Entry, players: int, cards: list[str]) -> None:
@@ -208,9 +243,13 @@ def _preview(match: Match, entry: Entry) -> Entry:
     return entry
 
 
-def entry_context(args: Mapping[str, str]) -> dict[str, Any]:
-    """The way of entering the page's address asks for (``?entry=sides``)."""
-    return {"entry_mode": args.get("entry")}
+def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
+    """The way of entering the page's address asks for (``?entry=sides``), or the hand
+    being entered that it carries (a tap without JavaScript)."""
+    context: dict[str, Any] = {"entry_mode": args.get("entry")}
+    if addressed(args, match):
+        context["fx"] = _addressed(match, int(args["n"]), "enter", args)
+    return context
 
 
 @bp.app_template_global()
@@ -229,13 +268,22 @@ def fortyfive_picker() -> dict[str, tuple[str, ...]]:
 
 
 def _show(match: Match, entry: Entry, *, error: str | None = None, status: int = 200):
-    """The entry redrawn: the form alone for htmx, else the whole page around it.
-
-    The correction page posts without htmx: it is redrawn whole.
+    """The entry redrawn: the form alone for htmx; without htmx a redirect to the page
+    whose address carries the hand (reloading it posts nothing), or, for a refused tap,
+    the whole page around it. The correction page posts without htmx.
     """
+    if is_htmx() and entry.kind == "enter" and entry.mode == "sides":
+        # A count may fill in another side's: the whole form comes back.
+        return render_template(FORM, match=match, sheet=compute_sheet(match), names=match.names,
+                               fx=entry, error=error, error_at="save"), status
     if is_htmx() and entry.kind == "enter":
         return render_template(STATE, match=match, sheet=compute_sheet(match), names=match.names,
                                fx=entry, error=error, fragment=True), status
+    if error is None and request.method == "POST":
+        endpoint = "fortyfive.edit" if entry.kind == "correct" else "matches.show"
+        numbered = {"number": entry.number} if entry.kind == "correct" else {}
+        return redirect(tap_address(endpoint, entry.number, _state(entry), match_id=match.id,
+                                    **numbered), 303)
     template = EDIT if entry.kind == "correct" else "matches/show.html"
     return render_sheet(match, status=status, error=error, template=template, fx=entry)
 
@@ -308,6 +356,10 @@ def edit(match_id: str, number: int):
         abort(404)
     if request.method == "POST":
         return _step(match, number)
+    shown = request.args.get("n") == str(number) and _addressed(match, number, "correct",
+                                                                  request.args)
+    if shown:
+        return render_sheet(match, template=EDIT, fx=shown)
     entry = _stored(match, number, request.args.get("entry"))
     _play(entry, len(match.seats), entry.cards)
     return render_sheet(match, template=EDIT, fx=_preview(match, entry))

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, abort, make_response, render_template, request
+from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..access import needs_edit_right
@@ -23,7 +24,7 @@ from ..pages import (
 )
 from ..rules import RuleError, Sheet, navawhist
 from ..scoring import Conflict, compute_sheet, save_hand
-from . import check_form, stored_inputs
+from . import addressed, check_form, stored_inputs
 
 bp = Blueprint("navawhist", __name__)
 EDIT = "hands/edit_navawhist.html"
@@ -49,6 +50,16 @@ def _bids(match: Match, sheet: Sheet, *, asking: int | None = None, error: str |
         return render_compact(BID, match=match, sheet=sheet, names=match.names, asking=asking,
                               error=error, error_at="save"), status
     return render_sheet(match, status=status, asking=asking, error=error, error_at="save")
+
+
+def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
+    """Whose bid the keypad asks again, when the page's address says so (``ask``: an
+    earlier bid tapped without JavaScript) and that bid can still change."""
+    if not addressed(args, match):
+        return {}
+    seat = whole(args.get("ask"))
+    return {"asking": seat} if seat in compute_sheet(match).next.info.get("changeable", ()) \
+        else {}
 
 
 def _stale(match: Match, error: Conflict):
@@ -78,6 +89,9 @@ def bid(match_id: str):
             seat = whole(changing)
             if seat not in info["changeable"]:
                 raise Conflict
+            if not is_htmx():
+                return redirect(url_for("matches.show", match_id=match.id, n=sheet.next.number,
+                                        ask=seat, _anchor="turn"), 303)
             return _bids(match, sheet, asking=seat)
         if form.seat.data != info["bidder"] and form.seat.data not in info["changeable"]:
             raise Conflict

@@ -2,11 +2,13 @@
 
 A game is entered in one form: the closer, then each other player's cards on the card
 keypad, a sum or a total. Keypad taps and choices re-show the form without storing
-anything; "Save the game" stores it once the rules accept it.
+anything (without JavaScript, at an address that carries the draft); "Save the game"
+stores it once the rules accept it.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,7 +21,7 @@ from ..models import Match
 from ..pages import after_change, get_match, redraw, refuse, seat_at, still_next
 from ..rules import N_, RuleError, quarantotto
 from ..scoring import Conflict, compute_sheet, save_hand
-from . import cardpad, check_form, stored_hand
+from . import addressed, cardpad, check_form, stored_hand, tap_address
 
 bp = Blueprint("quarantotto", __name__)
 cardpad.attach(bp, quarantotto, warning=quarantotto.entry_warning)
@@ -48,10 +50,21 @@ class Draft:
     @classmethod
     def posted(cls, players: int) -> Draft:
         """The draft the form posted, with a keypad tap applied when there was one."""
-        texts = cardpad.posted_texts(players)
-        tapped = cardpad.apply_posted_tap("quarantotto", texts)
-        raw = (request.form.get("closer") or "").strip()
-        return cls(texts, None if raw == STOCK else whole(raw), raw == STOCK, tapped)
+        draft = cls.read(request.form, players)
+        draft.tapped = cardpad.apply_posted_tap("quarantotto", draft.texts)
+        return draft
+
+    @classmethod
+    def read(cls, values: Mapping[str, str], players: int) -> Draft:
+        """The draft as ``values`` (a posted form, or a page's address) hold it."""
+        raw = (values.get("closer") or "").strip()
+        return cls(cardpad.posted_texts(players, values), None if raw == STOCK else whole(raw),
+                   raw == STOCK)
+
+    def state(self) -> dict[str, Any]:
+        """The draft as the form's fields, for a page's address."""
+        return {"closer": STOCK if self.stock else self.closer,
+                **{f"values-{seat}": text for seat, text in enumerate(self.texts)}}
 
     @classmethod
     def stored(cls, data: dict[str, Any], players: int) -> Draft:
@@ -65,6 +78,12 @@ class Draft:
         if self.closer is None and not self.stock:
             raise RuleError(N_("Tap who closed, or that nobody did: the stock ran out."))
         return {"closer": self.closer, "points": [whole(t) for t in self.texts]}
+
+
+def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
+    """The game being entered, when the page's address carries it (a tap without
+    JavaScript)."""
+    return {"draft": Draft.read(args, len(match.seats))} if addressed(args, match) else {}
 
 
 def _looking() -> bool:
@@ -84,7 +103,8 @@ def enter(match_id: str):
         if sheet.next is None or form.number.data != sheet.next.number:
             raise Conflict
         if draft.tapped or _looking():
-            return redraw(match, ENTRY_PANEL, draft=draft)
+            return redraw(match, ENTRY_PANEL, draft=draft, address=tap_address(
+                "matches.show", form.number.data, draft.state(), match_id=match.id))
         save_hand(match, form.number.data, draft.data(), expected=form.version.data)
     except Conflict as error:
         return refuse(match, error, draft=draft if still_next(match, form) else None)
@@ -96,7 +116,9 @@ def enter(match_id: str):
 def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
     if error is not None:
         return refuse(match, error, template=EDIT_TEMPLATE, number=number, draft=draft)
-    return redraw(match, CORRECT_PANEL, template=EDIT_TEMPLATE, number=number, draft=draft)
+    return redraw(match, CORRECT_PANEL, template=EDIT_TEMPLATE, number=number, draft=draft,
+                  address=tap_address("quarantotto.edit", number, draft.state(),
+                                      match_id=match.id, number=number))
 
 
 @bp.route("/matches/<match_id>/quarantotto/<int:number>/edit", methods=["GET", "POST"])
@@ -109,7 +131,9 @@ def edit(match_id: str, number: int):
         abort(404, _("There is no such game."))
     players = len(match.seats)
     if request.method == "GET":
-        return _edit_page(match, number, Draft.stored(hand, players))
+        shown = whole(request.args.get("n")) == number
+        return _edit_page(match, number, Draft.read(request.args, players) if shown
+                          else Draft.stored(hand, players))
     draft = Draft.posted(players)
     form = HandForm(data={"number": number})
     try:

@@ -3,17 +3,19 @@
 A deal is entered in one form: first any re-entry the sheet offers, then the closer and
 whether they closed in hand, then for every other player still in "never opened" or their
 cards on the card keypad, a sum or a total. A stalemate is recorded with one button.
-Keypad taps and choices re-show the form without storing anything.
+Keypad taps and choices re-show the form without storing anything (without JavaScript, at
+an address that carries the draft).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from flask import Blueprint, abort, request
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
@@ -22,7 +24,7 @@ from ..pages import after_change, get_match, redraw, refuse, seat_at, still_next
 from ..rules import Next, RuleError, scala40
 from ..rules.cards import RANKS
 from ..scoring import Conflict, compute_sheet, save_hand
-from . import cardpad, check_form, stored_hand
+from . import addressed, cardpad, check_form, stored_hand, tap_address
 
 bp = Blueprint("scala40", __name__)
 cardpad.attach(bp, scala40, (*RANKS, cardpad.JOLLY))
@@ -55,11 +57,23 @@ class Draft:
     @classmethod
     def posted(cls, players: int) -> Draft:
         """The draft the form posted, with a keypad tap applied when there was one."""
-        texts = cardpad.posted_texts(players)
-        tapped = cardpad.apply_posted_tap("scala40", texts)
-        return cls(texts, whole(request.form.get("closer")), _in_hand(),
-                   [whole(v) for v in request.form.getlist("never")],
-                   [whole(v) for v in request.form.getlist("reentries")], tapped)
+        draft = cls.read(request.form, players)
+        draft.tapped = cardpad.apply_posted_tap("scala40", draft.texts)
+        return draft
+
+    @classmethod
+    def read(cls, values: MultiDict[str, str], players: int) -> Draft:
+        """The draft as ``values`` (a posted form, or a page's address) hold it."""
+        return cls(cardpad.posted_texts(players, values), whole(values.get("closer")),
+                   _in_hand(values), [whole(v) for v in values.getlist("never")],
+                   [whole(v) for v in values.getlist("reentries")])
+
+    def state(self) -> dict[str, Any]:
+        """The draft as the form's fields, for a page's address."""
+        in_hand = "y" if self.closed_in_hand is True else self.closed_in_hand or None
+        return {"closer": self.closer, "closed_in_hand": in_hand, "never": self.never_opened,
+                "reentries": self.reentries,
+                **{f"values-{seat}": text for seat, text in enumerate(self.texts)}}
 
     @classmethod
     def stored(cls, data: dict[str, Any], players: int) -> Draft:
@@ -83,10 +97,16 @@ class Draft:
         return {"annulled": True, **({"reentries": self.reentries} if self.reentries else {})}
 
 
-def _in_hand() -> Any:
+def _in_hand(values: Mapping[str, str]) -> Any:
     """The closed-in-hand box: ticked or not; a seat number is left for the rules to check."""
-    raw = (request.form.get("closed_in_hand") or "").strip()
+    raw = (values.get("closed_in_hand") or "").strip()
     return raw.lower() in FLAGS or whole(raw) if raw else False
+
+
+def entry_context(args: MultiDict[str, str], match: Match) -> dict[str, Any]:
+    """The deal being entered, when the page's address carries it (a tap without
+    JavaScript)."""
+    return {"draft": Draft.read(args, len(match.seats))} if addressed(args, match) else {}
 
 
 def _action() -> str:
@@ -110,7 +130,8 @@ def enter(match_id: str):
         if sheet.next is None or form.number.data != sheet.next.number:
             raise Conflict
         if draft.tapped or _action() not in ("save", "annul"):
-            return redraw(match, ENTRY_PANEL, draft=draft)
+            return redraw(match, ENTRY_PANEL, draft=draft, address=tap_address(
+                "matches.show", form.number.data, draft.state(), match_id=match.id))
         save_hand(match, form.number.data, _deal_data(draft, sheet.columns),
                   expected=form.version.data)
     except Conflict as error:
@@ -132,7 +153,8 @@ def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
                "nx": _before(match, number), "annul": True}
     if error is not None:
         return refuse(match, error, **context)
-    return redraw(match, CORRECT_PANEL, **context)
+    return redraw(match, CORRECT_PANEL, **context, address=tap_address(
+        "scala40.edit", number, draft.state(), match_id=match.id, number=number))
 
 
 @bp.route("/matches/<match_id>/scala40/<int:number>/edit", methods=["GET", "POST"])
@@ -145,7 +167,9 @@ def edit(match_id: str, number: int):
         abort(404, _("There is no such deal."))
     players = len(match.seats)
     if request.method == "GET":
-        return _edit_page(match, number, Draft.stored(hand, players))
+        shown = whole(request.args.get("n")) == number
+        return _edit_page(match, number, Draft.read(request.args, players) if shown
+                          else Draft.stored(hand, players))
     draft = Draft.posted(players)
     form = HandForm(data={"number": number})
     try:

@@ -334,6 +334,33 @@ def score_hand(tricks: Sequence[Any], bonus: Any, *,
     return points
 
 
+def fill_last_count(counts: Sequence[Any], filled: tuple[int, int] | None = None
+                    ) -> tuple[list[Any], tuple[int, int] | None]:
+    """The trick counts per side (or player) with the last one filled in, and which it was.
+
+    A hand has five tricks, the best trump's trick among them: once every side but one
+    has a count, the last side took the tricks left. ``filled`` is the (side, count)
+    filled in before: while that side still shows that count it was never tapped, so it
+    follows the others again. Counts that pass five leave the last one blank.
+
+    >>> fill_last_count([3, None])
+    ([3, 2], (1, 2))
+    >>> fill_last_count([4, 2], filled=(1, 2))
+    ([4, 1], (1, 1))
+    >>> fill_last_count([1, None, None]), fill_last_count([4, 3, None])
+    (([1, None, None], None), ([4, 3, None], None))
+    """
+    counts = list(counts)
+    if filled is not None and 0 <= filled[0] < len(counts) and counts[filled[0]] == filled[1]:
+        counts[filled[0]] = None
+    missing = [i for i, count in enumerate(counts) if count is None]
+    known = [count for count in counts if isinstance(count, int) and 0 <= count <= TRICKS]
+    if len(missing) != 1 or len(known) != len(counts) - 1 or sum(known) > TRICKS:
+        return counts, None
+    counts[missing[0]] = TRICKS - sum(known)
+    return counts, (missing[0], counts[missing[0]])
+
+
 def _no_trump(value: Any) -> bool:
     return value is None or value == ""
 

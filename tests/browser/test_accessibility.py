@@ -54,8 +54,9 @@ def play(table, game: str, hands: list[dict[str, Any]]) -> str:
     return match_id
 
 
-def pages(table) -> dict[str, str]:
-    """One match of each game, in progress, plus the home and new-match pages."""
+def pages(table) -> dict[str, str | tuple[str, str]]:
+    """One match of each game, in progress, plus the home and new-match pages; a pair is an
+    invitation taken, then the page to look at."""
     urls = {"home": "/", "new": "/matches/new", "sheets": "/sheets", "backup": "/backup"}
     for game in ("navawhist", "quarantotto", "scala40", "fortyfive", "cavallore"):
         urls[f"new-{game}"] = f"/matches/new?game={game}"
@@ -76,6 +77,14 @@ def pages(table) -> dict[str, str]:
         urls[f"{game}-edit"] = f"/matches/{match_id}/{EDIT[game]}"
         urls[f"{game}-share"] = f"/matches/{match_id}/share"
         urls[f"{game}-history"] = f"/matches/{match_id}/history"
+    urls["forbidden"] = f"/matches/{match_id}/cavallore/1/edit"  # not a phone of the table
+    sides = play(table, "fortyfive", [])  # one count given, the other filled in
+    urls["fortyfive-sides"] = (invitation_path(table, sides), f"/matches/{sides}?n=1&mode=sides"
+                               "&side-0=3&bonus_side=1")
+    abandoned = play(table, "quarantotto", HANDS["quarantotto"][:1])
+    version = table.sheet(abandoned)["version"]
+    assert table.post(f"/matches/{abandoned}/abandon", {"version": version}).status_code == 303
+    urls["abandoned"] = invitation_path(table, abandoned)
     return urls
 
 
@@ -84,10 +93,13 @@ def test_no_serious_violations(make_page, live_server, table, dark):
     found = {}
     for name, url in pages(table).items():
         page = make_page(dark=dark)
+        url, then = url if isinstance(url, tuple) else (url, None)
         if "/join/" in url:
             take_pen(page, live_server + url)
         else:
             page.goto(live_server + url)
+        if then:
+            assert page.goto(live_server + then).status == 200, then
         problems = serious(page)
         if problems:
             found[name] = problems

@@ -177,6 +177,20 @@ def test_forty_five_winners_in_seven_taps_and_cavallo_re_in_one(page, live_serve
     assert taps.count == 1
 
 
+def test_forty_five_per_side_the_last_count_fills_itself_in(page, live_server):
+    create_match(page, live_server, "fortyfive", NAMES)
+    page.locator(".ff-modes a", has_text="Tricks per side").click()
+    taps = Taps(page)
+    taps(page.locator("label.key:has(input[name='side-0'][value='3'])"))
+    expect(page.locator("input[name='side-1'][value='2']")).to_be_checked()
+    taps(page.locator(".ff-bonus label.key", has_text="Bruno + Dario"))
+    expect(page.locator("#ff-preview")).to_contain_text("+15")
+    shot(page, "fortyfive-sides-filled")
+    taps(page.locator("button[value=save]"))
+    saved_in_view(page, "Hand 1 saved.", "Hand 2")
+    assert taps.count <= 3
+
+
 def test_scala40_refused_deal_error_at_the_closer_without_javascript(make_page, live_server):
     page = make_page(javascript=False)
     create_match(page, live_server, "scala40", NAMES[:3])

@@ -341,3 +341,61 @@ def test_cavallore_without_javascript(make_page, live_server):
     assert figure(page, "Deals") == "1"
     assert figure(page, "Mean cards placed") == "28.0"
     shot(page, "cavallore-nojs")
+
+
+def version(page: Page, base: str) -> int:
+    """The stored version of the match on the page: any change to it raises it."""
+    match_id = page.url.split("/matches/")[1].split("?")[0].split("#")[0].split("/")[0]
+    return page.request.get(f"{base}/matches/{match_id}.json").json()["version"]
+
+
+def reload_posts_nothing(page: Page, base: str) -> None:
+    """Reload the page as a player would after a tap: a GET, and the match unchanged."""
+    before = version(page, base)
+    response = page.reload()
+    assert response.request.method == "GET" and response.status == 200, page.url
+    assert version(page, base) == before
+
+
+def test_taps_without_javascript_leave_nothing_to_resubmit(make_page, live_server):
+    page = make_page(javascript=False)
+    names = ["Anna", "Bruno", "Carla", "Dario"]
+    for game in ("quarantotto", "scala40"):
+        create_match(page, live_server, game, names[:3])
+        page.locator("#pad-1 button[value='1:K']").click()
+        assert "?n=1&" in page.url
+        reload_posts_nothing(page, live_server)
+        expect(page.locator("#values-1")).to_have_value("K")
+        page.locator("label.key.pick", has_text="Anna").click()
+        page.locator(".closer-pick button[value=refresh]").click()
+        reload_posts_nothing(page, live_server)
+        expect(page.locator(".closed-line", has_text="Anna")).to_be_visible()
+        page.locator("#pad-2 button[value='2:7']").click()
+        page.locator("button[value=save]").click()
+        assert "saved=1" in page.url
+        reload_posts_nothing(page, live_server)
+        expect(page.locator("#notice")).to_contain_text("1 saved.")
+    create_match(page, live_server, "fortyfive", names)
+    page.locator(".ff-taps button", has_text="Bruno").click()
+    reload_posts_nothing(page, live_server)
+    expect(page.locator("input[name=winners]")).to_have_value("1")
+    page.locator(".ff-modes a", has_text="Trick helper").click()
+    page.locator(".ff-trump label", has_text="♠").click()
+    page.locator(".ff-suits:not(.ff-trump *) label", has_text="♥").last.click()
+    page.locator(".ff-ranks button", has_text="K").click()
+    reload_posts_nothing(page, live_server)
+    expect(page.locator("input[name=cards]")).to_have_value("K♥")
+    create_match(page, live_server, "navawhist", names)
+    for _bid in range(2):
+        page.locator(".keypad button[value='0']").first.click()
+        reload_posts_nothing(page, live_server)
+    page.locator("button.bid-change").first.click()
+    reload_posts_nothing(page, live_server)
+    expect(page.locator("#bid-prompt")).to_contain_text("New bid of")
+    create_match(page, live_server, "cavallore", names[:2])
+    page.locator(".cr-who a", has_text="Bruno").click()
+    reload_posts_nothing(page, live_server)
+    page.locator(".cr-quick button[value='28']").click()
+    reload_posts_nothing(page, live_server)
+    expect(page.locator(".entry h2")).to_contain_text("Deal 2")
+    shot(page, "no-resubmit-cavallore")

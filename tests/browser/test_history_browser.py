@@ -57,11 +57,11 @@ def test_history_in_italian_with_names_and_local_times(browser: Browser, live_se
         # Every entry is a sentence naming players; the bids of a hand are one entry.
         assert any(s.startswith("Mano 2:") and "Anna dichiara 2" in s and "Dario 1" in s
                    for s in summaries), summaries
-        assert any(s.startswith("Mano 1 corretta:") and "Anna prese 0 (prima 1)" in s
+        assert any(s.startswith("Mano 1: correzione:") and "Anna prese 0 (prima 1)" in s
                    and "Dario prese 1 (prima 0)" in s for s in summaries), summaries
-        assert sum(s.startswith("Mano 3:") for s in summaries) == 1  # bids and tricks: one
-        assert summaries[0].startswith("Mano 3 annullata")  # five undos of one hand: one entry
-        assert sum("annullata" in s for s in summaries) == 2  # the undo, and what it undid
+        assert sum(s.startswith("Mano 3: Anna dichiara") for s in summaries) == 1  # one entry
+        assert summaries[0].startswith("Mano 3: inserimento annullato")  # five undos: one entry
+        assert sum("annullat" in s for s in summaries) == 2  # the undo, and what it undid
         for word in RAW:
             assert word not in text, word
         # Local times: each entry's time is the stored UTC time in New York.
@@ -73,7 +73,7 @@ def test_history_in_italian_with_names_and_local_times(browser: Browser, live_se
         assert f"{local:%H:%M}" in summaries[0], summaries[0]
         assert ZONE in text
         # An entry opens on its values before and after.
-        entry = page.locator(".history details").filter(has_text="Mano 1 corretta")
+        entry = page.locator(".history details").filter(has_text="Mano 1: correzione")
         entry.locator("summary").click()
         rows = entry.locator("tbody tr.changed").all_inner_texts()
         assert any(r.startswith("Prese") and "Anna 1" in r and "Anna 0" in r for r in rows), rows

@@ -94,7 +94,10 @@ def latest_hand(match: Match) -> int | None:
 
 
 def elsewhere_notice(match: Match) -> str:
-    """What a phone says when its page was older than the sheet: which hand came in."""
+    """What a phone says when its page was older than the sheet: which hand came in, or
+    that the match was abandoned."""
+    if match.abandoned:
+        return _("Another phone abandoned this match: nothing was stored.")
     number = latest_hand(match)
     if number is None:
         return _("Already recorded: the sheet below is the latest one.")

@@ -134,3 +134,16 @@ def test_an_abandoned_match_accepts_no_hand(table, app, game):
         assert response.status_code == 422, (url, response.status_code)
         assert ABANDONED in response.get_data(as_text=True), url
     assert table.sheet(match_id) == before and count(app, Change) == changes
+
+
+def test_a_page_older_than_the_abandon_says_so(table):
+    match_id = table.new_match("quarantotto", NAMES)
+    url, data = _enter(table, "quarantotto", match_id)
+    version = data["version"]
+    assert table.post(f"/matches/{match_id}/abandon", {"version": version}).status_code == 303
+    # A hand saved on a page made before the abandon: refused as stale, and told why.
+    response = table.post(f"/matches/{match_id}/{url}", data)
+    assert response.status_code == 409
+    page = response.get_data(as_text=True)
+    assert "Another phone abandoned this match" in page and "saved game" not in page
+    assert table.sheet(match_id)["hands"] == []

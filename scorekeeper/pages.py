@@ -104,12 +104,12 @@ def elsewhere_notice(match: Match) -> str:
     return _(GAMES[match.game].saved_elsewhere, n=number)
 
 
-STEPPED = {"undo": N_("Undone."), "redo": N_("Redone.")}
+STEPPED = {"undo": N_("Undone."), "redo": N_("Redone."), "correct": N_("Correction saved.")}
 
 
 def saved_notice(match: Match, number: int | None, step: str | None = None) -> str | None:
-    """"Hand 5 saved." for a hand that is stored, what an undo or a redo (``step``) did,
-    else None."""
+    """"Hand 5 saved." for a hand that is stored, what a correction, an undo or a redo
+    (``step``) did, else None."""
     if step in STEPPED:
         return _(STEPPED[step])
     if number is None or not 1 <= number <= len(match.hands):

@@ -147,3 +147,19 @@ def test_a_page_older_than_the_abandon_says_so(table):
     page = response.get_data(as_text=True)
     assert "Another phone abandoned this match" in page and "saved game" not in page
     assert table.sheet(match_id)["hands"] == []
+
+
+@pytest.mark.parametrize("game", ["navawhist", "quarantotto", "scala40", "fortyfive",
+                                  "cavallore"])
+def test_a_correction_lands_on_the_next_entry_saying_it_was_saved(table, game):
+    match_id = table.new_match(game, NAMES)
+    for _ in range(5 if game == "navawhist" else 1):  # Navawhist: four bids and tricks
+        url, data = _enter(table, game, match_id)
+        assert table.post(f"/matches/{match_id}/{url}", data).status_code == 303
+    url, data = _correct(table, game, match_id)
+    data["version"] = table.sheet(match_id)["version"]
+    response = table.post(f"/matches/{match_id}/{url}", data)
+    assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+    assert response.location.endswith("#turn") and "step=correct" in response.location
+    page = table.client.get(response.location).get_data(as_text=True)
+    assert "Correction saved." in page and f"/matches/{match_id}/undo" in page

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, redirect, request, url_for
+from flask import Blueprint, abort, request
 from flask_babel import format_decimal, format_percent
 
 from ..access import needs_edit_right
@@ -173,4 +173,4 @@ def edit(match_id: str, number: int):
     except (RuleError, Conflict) as error:
         return refuse(match, error, template=EDIT, number=number, row=row,
                       cr_seat=row.inputs["seat"])
-    return redirect(url_for("matches.show", match_id=match.id), 303)
+    return after_change(match, step="correct")

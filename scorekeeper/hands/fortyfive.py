@@ -337,7 +337,7 @@ def _saved(match: Match, entry: Entry):
     keep = entry.kind == "enter" and entry.mode != MODES[0]
     mode = entry.mode if keep else None
     if entry.kind != "enter":
-        return after_change(match, entry_mode=mode)
+        return after_change(match, step="correct", entry_mode=mode)
     return after_change(match, saved=entry.number, entry_mode=mode, args={"entry": mode})
 
 

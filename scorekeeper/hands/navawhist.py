@@ -174,6 +174,6 @@ def edit(match_id: str, number: int):
             save_hand(match, number, data, expected=form.version.data, kind="correct")
         except (RuleError, Conflict) as error:
             return refuse(match, error, form=form, template=EDIT, values=values, number=number)
-        return after_change(match)
+        return after_change(match, step="correct")
     return render_sheet(match, form=form, template=EDIT, values=values, number=number)
 

@@ -145,4 +145,4 @@ def edit(match_id: str, number: int):
         return _edit_page(match, number, Draft.stored(hand, players), error=error)
     except RuleError as error:
         return _edit_page(match, number, draft, error=error)
-    return after_change(match)
+    return after_change(match, step="correct")

@@ -23,7 +23,7 @@ from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form
 
 bp = Blueprint("cavallore", __name__)
-EDIT = "hands/edit_cavallore.html"
+EDIT = "hands/correct.html"
 HISTORY_SEATS = ("seat",)
 
 

@@ -31,7 +31,7 @@ bp = Blueprint("fortyfive", __name__)
 MODES = ("winners", "sides", "cards")
 NO_TRUMP = "none"
 STATE = "hands/_state_fortyfive.html"
-EDIT = "hands/edit_fortyfive.html"
+EDIT = "hands/correct.html"
 HISTORY_SEATS = ("leader",)
 
 
@@ -237,13 +237,15 @@ def _show(match: Match, entry: Entry, *, error: str | None = None, status: int =
         return render_template(STATE, match=match, sheet=compute_sheet(match), names=match.names,
                                fx=entry, error=error, fragment=True), status
     template = EDIT if entry.kind == "correct" else "matches/show.html"
-    return render_sheet(match, status=status, error=error, template=template, fx=entry)
+    return render_sheet(match, status=status, error=error, template=template, fx=entry,
+                        number=entry.number)
 
 
 def _refuse(match: Match, error: RuleError | Conflict, entry: Entry | None, kind: str):
     """Nothing stored: the message over the whole live sheet, even when a tap asked for a form."""
     template = EDIT if kind == "correct" and entry is not None else "matches/show.html"
-    response = make_response(refuse(match, error, fx=entry, template=template))
+    response = make_response(refuse(match, error, fx=entry, template=template,
+                                    number=entry and entry.number))
     if is_htmx():
         response.headers["HX-Retarget"] = "#live"
         response.headers["HX-Reswap"] = "outerHTML"
@@ -310,4 +312,4 @@ def edit(match_id: str, number: int):
         return _step(match, number)
     entry = _stored(match, number, request.args.get("entry"))
     _play(entry, len(match.seats), entry.cards)
-    return render_sheet(match, template=EDIT, fx=_preview(match, entry))
+    return render_sheet(match, template=EDIT, fx=_preview(match, entry), number=number)

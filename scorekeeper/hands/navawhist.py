@@ -26,7 +26,7 @@ from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form, stored_inputs
 
 bp = Blueprint("navawhist", __name__)
-EDIT = "hands/edit_navawhist.html"
+EDIT = "hands/correct.html"
 BID = "hands/_bid_navawhist.html"
 BLANK_PORTRAIT_COLUMNS = 4  # a player's column holds bid, tricks and total
 HISTORY_SEATS: tuple[str, ...] = ()

@@ -25,8 +25,8 @@ bp = Blueprint("quarantotto", __name__)
 cardpad.attach(bp, quarantotto, warning=quarantotto.entry_warning)
 
 STOCK = cardpad.STOCK
-EDIT_TEMPLATE = "hands/edit_quarantotto.html"
-ENTRY_PANEL = "hands/_entry_quarantotto.html"
+EDIT_TEMPLATE = "hands/correct.html"
+ENTRY_PANEL = "hands/_entry.html"
 CORRECT_PANEL = "hands/_correct_rummy.html"
 HISTORY_SEATS = ("closer",)
 

@@ -29,8 +29,8 @@ cardpad.attach(bp, scala40, (*RANKS, cardpad.JOLLY))
 bp.add_app_template_global(lambda: scala40.hand_points("A"), "lone_ace_points")
 bp.add_app_template_global(scala40.deal_players, "scala40_deal_players")
 
-EDIT_TEMPLATE = "hands/edit_scala40.html"
-ENTRY_PANEL = "hands/_entry_scala40.html"
+EDIT_TEMPLATE = "hands/correct.html"
+ENTRY_PANEL = "hands/_entry.html"
 CORRECT_PANEL = "hands/_correct_rummy.html"
 HISTORY_SEATS = ("closer",)
 FLAGS = ("1", "y", "on", "true", "yes")

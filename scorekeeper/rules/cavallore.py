@@ -302,4 +302,5 @@ GAME = Game(
     figures=FIGURES, counts=counts,
     saved=N_("Deal %(n)s saved."),
     saved_elsewhere=N_("Another phone saved deal %(n)s: this is the sheet now."),
+    correct=N_("Correct deal %(n)s"),
 )

@@ -204,9 +204,11 @@ class Game:
     figures: tuple[Figure, ...] = ()
     counts: Counts | None = None
     lower_wins: bool = False  # the best final score is the lowest (Scala 40's penalties)
-    # What the phone says after a hand is stored, and when another phone stored one first.
+    # What the phone says after a hand is stored, and when another phone stored one first;
+    # the heading of the page that corrects one.
     saved: str = N_("Hand %(n)s saved.")
     saved_elsewhere: str = N_("Another phone saved hand %(n)s: this is the sheet now.")
+    correct: str = N_("Correct hand %(n)s")
 
     def clean_options(self, players: int, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The options for a table of ``players``, defaults filled in, or RuleError.

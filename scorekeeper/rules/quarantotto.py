@@ -320,4 +320,5 @@ GAME = Game(
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
     saved=N_("Game %(n)s saved."),
     saved_elsewhere=N_("Another phone saved game %(n)s: this is the sheet now."),
+    correct=N_("Correct game %(n)s"),
 )

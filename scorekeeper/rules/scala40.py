@@ -525,4 +525,5 @@ GAME = Game(
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
     saved=N_("Deal %(n)s saved."),
     saved_elsewhere=N_("Another phone saved deal %(n)s: this is the sheet now."),
+    correct=N_("Correct deal %(n)s"),
 )

@@ -13,13 +13,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, make_response, render_template, request
+from flask import Blueprint, abort, render_template, request
 
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..i18n import rule_message
 from ..models import Match
-from ..pages import after_change, get_match, is_htmx, refuse, render_sheet
+from ..pages import after_change, get_match, is_htmx, refusal_over_live, render_sheet
 from ..rules import N_, Row, RuleError, Sheet, fortyfive
 from ..rules.cards import RANKS, SUITS, suit_symbol
 from ..rules.core import check_seat
@@ -235,21 +235,17 @@ def _show(match: Match, entry: Entry, *, error: str | None = None, status: int =
     """
     if is_htmx() and entry.kind == "enter":
         return render_template(STATE, match=match, sheet=compute_sheet(match), names=match.names,
-                               fx=entry, error=error, fragment=True), status
+                               entry=entry, error=error, fragment=True), status
     template = EDIT if entry.kind == "correct" else "matches/show.html"
-    return render_sheet(match, status=status, error=error, template=template, fx=entry,
+    return render_sheet(match, status=status, error=error, template=template, entry=entry,
                         number=entry.number)
 
 
-def _refuse(match: Match, error: RuleError | Conflict, entry: Entry | None, kind: str):
+def _refused_step(match: Match, error: RuleError | Conflict, entry: Entry | None, kind: str):
     """Nothing stored: the message over the whole live sheet, even when a tap asked for a form."""
-    template = EDIT if kind == "correct" and entry is not None else "matches/show.html"
-    response = make_response(refuse(match, error, fx=entry, template=template,
-                                    number=entry and entry.number))
-    if is_htmx():
-        response.headers["HX-Retarget"] = "#live"
-        response.headers["HX-Reswap"] = "outerHTML"
-    return response
+    if kind == "correct" and entry is not None:
+        return refusal_over_live(match, error, entry=entry, template=EDIT, number=entry.number)
+    return refusal_over_live(match, error, entry=entry)
 
 
 def _step(match: Match, number: int | None):
@@ -269,14 +265,14 @@ def _step(match: Match, number: int | None):
         entry = _read(match, number, kind)
         _play(entry, players, entry.cards)
     except (RuleError, Conflict) as error:
-        return _refuse(match, error, None, kind)
+        return _refused_step(match, error, None, kind)
     action = request.form.get("action", "")
     if action == "save":
         try:
             save_hand(match, number, _data(entry, players), expected=form.version.data,
                       kind=kind)
         except (RuleError, Conflict) as error:
-            return _refuse(match, error, _preview(match, entry), kind)
+            return _refused_step(match, error, _preview(match, entry), kind)
         return _saved(match, entry)
     try:
         _apply(entry, action, players)
@@ -312,4 +308,4 @@ def edit(match_id: str, number: int):
         return _step(match, number)
     entry = _stored(match, number, request.args.get("entry"))
     _play(entry, len(match.seats), entry.cards)
-    return render_sheet(match, template=EDIT, fx=_preview(match, entry), number=number)
+    return render_sheet(match, template=EDIT, entry=_preview(match, entry), number=number)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from flask import Blueprint, abort, make_response, render_template, request
+from flask import Blueprint, abort, render_template, request
 from flask_babel import gettext as _
 
 from ..access import needs_edit_right
@@ -14,9 +14,10 @@ from ..i18n import rule_message
 from ..models import Match
 from ..pages import (
     after_change,
+    answer_refusal,
     get_match,
     is_htmx,
-    refuse,
+    refusal_over_live,
     render_compact,
     render_sheet,
     seat_at,
@@ -51,15 +52,6 @@ def _bids(match: Match, sheet: Sheet, *, asking: int | None = None, error: str |
     return render_sheet(match, status=status, asking=asking, error=error, error_at="save")
 
 
-def _stale(match: Match, error: Conflict):
-    """A bid tapped on an older page: the whole live sheet as it is now, with why."""
-    response = make_response(refuse(match, error))
-    if is_htmx():
-        response.headers["HX-Retarget"] = "#live"
-        response.headers["HX-Reswap"] = "outerHTML"
-    return response
-
-
 @bp.post("/matches/<match_id>/navawhist/bid")
 def bid(match_id: str):
     """Record one player's bid, the next bidder's or a change of an earlier one; a tap on
@@ -87,7 +79,7 @@ def bid(match_id: str):
         data["bids"] = bids
         sheet = save_hand(match, form.number.data, data, expected=form.version.data)
     except Conflict as error:
-        return _stale(match, error)
+        return refusal_over_live(match, error)
     except RuleError as error:
         db.session.rollback()
         db.session.refresh(match)
@@ -116,7 +108,7 @@ def tricks(match_id: str):
             return _preview(match, sheet, form, data)
         save_hand(match, form.number.data, data, expected=form.version.data)
     except (RuleError, Conflict) as error:
-        return refuse(match, error, at=seat_at(error), form=form, chosen=chosen)
+        return answer_refusal(match, error, at=seat_at(error), form=form, chosen=chosen)
     return after_change(match, saved=form.number.data)
 
 
@@ -159,7 +151,8 @@ def edit(match_id: str, number: int):
                     "trump": form.trump.data or None}
             save_hand(match, number, data, expected=form.version.data, kind="correct")
         except (RuleError, Conflict) as error:
-            return refuse(match, error, form=form, template=EDIT, values=values, number=number)
+            return answer_refusal(match, error, form=form, template=EDIT, values=values,
+                                  number=number)
         return after_change(match)
     return render_sheet(match, form=form, template=EDIT, values=values, number=number)
 

@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..models import Match
-from ..pages import after_change, get_match, redraw, refuse, seat_at, still_next
+from ..pages import after_change, answer_refusal, get_match, redraw, seat_at, still_next
 from ..rules import Next, RuleError, scala40
 from ..rules.cards import RANKS
 from ..scoring import Conflict, compute_sheet, save_hand
@@ -114,9 +114,9 @@ def enter(match_id: str):
         save_hand(match, form.number.data, _deal_data(draft, sheet.columns),
                   expected=form.version.data)
     except Conflict as error:
-        return refuse(match, error, draft=draft if still_next(match, form) else None)
+        return answer_refusal(match, error, draft=draft if still_next(match, form) else None)
     except RuleError as error:
-        return refuse(match, error, draft=draft, at=seat_at(error, "closer"))
+        return answer_refusal(match, error, draft=draft, at=seat_at(error, "closer"))
     return after_change(match, saved=form.number.data)
 
 
@@ -129,9 +129,9 @@ def _before(match: Match, number: int) -> Next:
 
 def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
     context = {"template": EDIT_TEMPLATE, "number": number, "draft": draft,
-               "nx": _before(match, number), "annul": True}
+               "next_hand": _before(match, number), "annul": True}
     if error is not None:
-        return refuse(match, error, **context)
+        return answer_refusal(match, error, **context)
     return redraw(match, CORRECT_PANEL, **context)
 
 

@@ -24,7 +24,7 @@ from .core import (
     check_seat,
     places,
 )
-from .points import Cards, read_cards, refuse
+from .points import Cards, read_cards, rule_error
 from .points import entry_points as read_entry
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -70,8 +70,8 @@ def hand_points(cards: Cards, *, seat: int | None = None) -> int:
     total = 0
     for card in read_cards(cards, seat=seat):
         if card.rank == JOKER:
-            raise refuse(seat, N_("%(player)s: Quarantotto has no jokers."),
-                         N_("Quarantotto has no jokers."))
+            raise rule_error(seat, N_("%(player)s: Quarantotto has no jokers."),
+                             N_("Quarantotto has no jokers."))
         total += card_value(card.rank)
     return total
 

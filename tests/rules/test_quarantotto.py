@@ -21,6 +21,8 @@ from scorekeeper.rules.quarantotto import (
     winners,
 )
 
+from .conftest import refused
+
 # Written out from RULES.md, not imported from the module under test.
 VALUE = {"A": 15, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 11)}}
 RANKS = list(VALUE)
@@ -29,14 +31,6 @@ RANKS = list(VALUE)
 def game(points: list[Any], closer: int | None = None) -> dict[str, Any]:
     """One game as the web layer stores it."""
     return {"closer": closer, "points": points}
-
-
-def refused(named: int | None, call: Any, /, *args: Any, **kwargs: Any) -> RuleError:
-    """The RuleError ``call`` raises, checked to name the seat ``named`` (None: no seat)."""
-    with pytest.raises(RuleError) as info:
-        call(*args, **kwargs)
-    assert info.value.seat == named
-    return info.value
 
 
 # --- card points ---------------------------------------------------------------------------------

@@ -21,6 +21,8 @@ from scorekeeper.rules.scala40 import (
     uncounted,
 )
 
+from .conftest import refused
+
 # Written out from RULES.md, not imported from the module under test.
 VALUE = {"*": 25, "A": 11, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 11)}}
 RANKS = list(VALUE)
@@ -34,14 +36,6 @@ def deal(closer: Any, points: list[Any], **flags: Any) -> dict[str, Any]:
 
 
 ANNULLED = {"annulled": True}
-
-
-def refused(named: int | None, call: Any, /, *args: Any, **kwargs: Any) -> RuleError:
-    """The RuleError ``call`` raises, checked to name the seat ``named`` (None: no seat)."""
-    with pytest.raises(RuleError) as info:
-        call(*args, **kwargs)
-    assert info.value.seat == named
-    return info.value
 
 
 # --- penalty points of a hand ------------------------------------------------------------------

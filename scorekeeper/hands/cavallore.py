@@ -24,12 +24,13 @@ from . import check_form
 
 bp = Blueprint("cavallore", __name__)
 EDIT = "hands/correct.html"
-HISTORY_SEATS = ("seat",)
 
 
 def blank_extras(players: int) -> dict[str, Any]:
     """The odds of a win, printed under the blank sheet."""
     return {"odds": cavallore.WIN_PROBABILITY}
+
+
 # The quick keys: the losing counts most often seen (about four losses in five).
 QUICK = tuple(range(24, 36))
 # The distribution chart's box, in SVG units.

@@ -32,7 +32,6 @@ MODES = ("winners", "sides", "cards")
 NO_TRUMP = "none"
 STATE = "hands/_state_fortyfive.html"
 EDIT = "hands/correct.html"
-HISTORY_SEATS = ("leader",)
 
 
 def blank_extras(players: int) -> dict[str, Any]:

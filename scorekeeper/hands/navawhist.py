@@ -30,7 +30,6 @@ bp = Blueprint("navawhist", __name__)
 EDIT = "hands/correct.html"
 BID = "hands/_bid_navawhist.html"
 BLANK_PORTRAIT_COLUMNS = 4  # a player's column holds bid, tricks and total
-HISTORY_SEATS: tuple[str, ...] = ()
 
 
 def blank_extras(players: int) -> dict[str, Any]:

@@ -28,7 +28,6 @@ STOCK = cardpad.STOCK
 EDIT_TEMPLATE = "hands/correct.html"
 ENTRY_PANEL = "hands/_entry.html"
 CORRECT_PANEL = "hands/_correct_rummy.html"
-HISTORY_SEATS = ("closer",)
 
 
 def blank_extras(players: int) -> dict[str, Any]:

@@ -32,7 +32,6 @@ bp.add_app_template_global(scala40.deal_players, "scala40_deal_players")
 EDIT_TEMPLATE = "hands/correct.html"
 ENTRY_PANEL = "hands/_entry.html"
 CORRECT_PANEL = "hands/_correct_rummy.html"
-HISTORY_SEATS = ("closer",)
 FLAGS = ("1", "y", "on", "true", "yes")
 
 

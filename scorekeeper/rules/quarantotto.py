@@ -16,6 +16,7 @@ from .core import (
     Figure,
     Game,
     Next,
+    Note,
     Option,
     Row,
     RuleError,
@@ -30,9 +31,9 @@ from .points import entry_points as read_entry
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 VALUES = {"A": 15, "J": 10, "Q": 10, "K": 10}
 
-CLOSED = N_("closed")
-LOWEST = N_("lowest hand")
-ZERO_NOT_CLOSED = N_("0 without closing")
+CLOSED = Note.CLOSED
+LOWEST = Note.LOWEST
+ZERO_NOT_CLOSED = Note.ZERO_NOT_CLOSED
 STOCK_RAN_OUT = Event.STOCK_RAN_OUT
 
 OPTIONS = (
@@ -213,7 +214,7 @@ def winners(hand_points: Sequence[Any], *, closer: int | None) -> list[int]:
     return [seat for seat, h in enumerate(hands) if h == low]
 
 
-def _notes(hands: list[int], closer: int | None) -> tuple[str, ...]:
+def _notes(hands: list[int], closer: int | None) -> tuple[Note | str, ...]:
     if closer is not None:
         return tuple(CLOSED if seat == closer else "" for seat in range(len(hands)))
     low = min(hands)

@@ -32,11 +32,11 @@ from .i18n import rule_message
 from .models import NAME_LENGTH, Match, Seat
 from .pages import (
     after_change,
+    answer_refusal,
     elsewhere_notice,
     get_match,
     is_htmx,
     match_version,
-    refuse,
     render_sheet,
     saved_notice,
     sheet_context,
@@ -260,7 +260,7 @@ def _step(match_id: str, action: Callable[..., Any], step: str | None = None):
             raise Conflict
         action(match, expected=form.version.data)
     except (RuleError, Conflict) as error:
-        return refuse(match, error)
+        return answer_refusal(match, error)
     return after_change(match, step=step)
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from flask import abort, redirect, render_template, request, url_for
+from flask import abort, make_response, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
 
@@ -117,7 +117,7 @@ def saved_notice(match: Match, number: int | None, step: str | None = None) -> s
     return _(GAMES[match.game].saved, n=number)
 
 
-def refuse(match: Match, error: RuleError | Conflict, *, at: str = "save", **context: Any):
+def answer_refusal(match: Match, error: RuleError | Conflict, *, at: str = "save", **context: Any):
     """Nothing stored: the sheet again, 409 for a conflict, 422 otherwise.
 
     A conflict (the page was older than the sheet) is told in the notice above the entry;
@@ -131,6 +131,16 @@ def refuse(match: Match, error: RuleError | Conflict, *, at: str = "save", **con
                             jump=True)
     return render_sheet(match, status=422, **context, error=rule_message(error, match.names),
                         error_at=at)
+
+
+def refusal_over_live(match: Match, error: RuleError | Conflict, **context: Any):
+    """:func:`answer_refusal` over the whole live sheet, even when a tap asked for a part of
+    it: htmx is told to swap ``#live`` instead of the part that sent the tap."""
+    response = make_response(answer_refusal(match, error, **context))
+    if is_htmx():
+        response.headers["HX-Retarget"] = "#live"
+        response.headers["HX-Reswap"] = "outerHTML"
+    return response
 
 
 def seat_at(error: RuleError | Conflict, default: str = "save") -> str:

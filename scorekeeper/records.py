@@ -75,7 +75,7 @@ def _rummy(sheet: Sheet, row: Row, column: int) -> str:
         if seat in back:
             word = f"↩{back[seat]} {word}".strip()
         if note == scala40.OUT:
-            word = f"{word} {_(note)}".strip()
+            word = f"{word} {_(note.label)}".strip()
         words.append(word)
     return " + ".join(w for w in words if w)
 

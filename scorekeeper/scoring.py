@@ -204,7 +204,8 @@ def sheet_json(match: Match, sheet: Sheet) -> dict[str, Any]:
         "columns": [list(c) for c in sheet.columns],
         "hands": [
             {"number": r.number, "dealer": r.dealer, "inputs": dict(r.inputs),
-             "points": list(r.points), "totals": list(r.totals), "notes": list(r.notes),
+             "points": list(r.points), "totals": list(r.totals),
+             "notes": [note and note.label for note in r.notes],
              "annulled": r.annulled, "events": [e.label for e in r.events]}
             for r in sheet.rows
         ],

@@ -1,5 +1,5 @@
 """What every template may call: the cached sheet block, places, form messages, the
-``extract`` filter, the running chart, the edit right and the event codes."""
+``extract`` filter, the running chart, the edit right, and the event and note codes."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from .charts import running_chart
 from .history import step_labels
 from .models import Match
 from .pages import render_compact
-from .rules import GAMES, Event
+from .rules import GAMES, Event, Note
 from .rules.cards import SUIT_NAMES
 from .scoring import steps
 
@@ -73,6 +73,7 @@ def init_app(app: Flask) -> None:
                      can_edit, undo_redo):
         app.add_template_global(function)
     app.add_template_global(Event, "Event")
+    app.add_template_global(Note, "Note")
     app.add_template_global(SUIT_NAMES, "SUIT_NAMES")
     app.add_template_filter(extract)
     app.add_template_filter(seat_names)

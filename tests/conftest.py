@@ -102,6 +102,11 @@ class Table:
     def post(self, url: str, data: dict[str, Any], **kwargs: Any):
         return self.client.post(url, data={"csrf_token": self.csrf(), **data}, **kwargs)
 
+    def upload(self, content: bytes):
+        """Send ``content`` as a backup file on /backup."""
+        return self.post("/backup", {"file": (io.BytesIO(content), "backup.json")},
+                         content_type="multipart/form-data")
+
     def new_match(self, game: str, names: list[str], first_dealer: int = 0,
                   **options: Any) -> str:
         data = {"game": game, "first_dealer": first_dealer, "action": "start"}

@@ -83,16 +83,11 @@ def test_a_backup_upload_has_its_own_larger_limit(client, app):
     assert "16,384 KB" in body(response) and stream.read_bytes == 0
 
 
-def upload(table: Table, content: bytes):
-    return table.post("/backup", {"file": (io.BytesIO(content), "backup.json")},
-                      content_type="multipart/form-data")
-
-
 def test_a_backup_with_too_many_matches_is_refused_before_the_database(client, app):
     table = Table(client)
     content = json.dumps({"format": "scorekeeper-backup", "version": 1,
                           "matches": [{}] * 100_000}).encode()
-    response = upload(table, content)
+    response = table.upload(content)
     assert response.status_code == 422
     assert f"This file holds 100000 matches; a backup holds at most {MAX_MATCHES}" \
         in body(response).replace(",", "")
@@ -106,7 +101,7 @@ def test_failed_entries_cost_no_savepoint_each_and_are_listed_briefly(client, ap
     backup = json.loads(client.get("/backup.json").data)
     entry = backup["matches"][0]
     backup["matches"] = [{}] * 3000 + [{**entry, "id": "copy-of-the-match"}]
-    response = upload(table, json.dumps(backup).encode())
+    response = table.upload(json.dumps(backup).encode())
     assert response.status_code == 200
     page = body(response)
     assert "1 matches added, 0 already here" in page
@@ -123,7 +118,7 @@ def test_failed_entries_cost_no_savepoint_each_and_are_listed_briefly(client, ap
 ])
 def test_a_hostile_backup_is_named_on_the_page_and_on_the_command_line(
         client, app, tmp_path, content, message):
-    response = upload(Table(client), content)
+    response = Table(client).upload(content)
     assert response.status_code == 422 and message in body(response)
     path = tmp_path / "hostile.json"
     path.write_bytes(content)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import io
 import json
 import re
 from datetime import timedelta
@@ -161,12 +160,6 @@ def test_a_thousand_matches_in_one_browser_with_a_constant_cookie(app, table):
     assert not any(stranger.bid(match_id, 1).status_code == 303 for match_id in ids[::100])
 
 
-def upload(phone: Table, data: bytes):
-    return phone.client.post("/backup", data={
-        "csrf_token": phone.csrf(), "file": (io.BytesIO(data), "backup.json")},
-        content_type="multipart/form-data")
-
-
 def test_a_backup_gives_a_fresh_browser_its_tables_back(app, table):
     match_id = table.new_match("navawhist", NAMES)
     table.play_navawhist(match_id, [1, 1, 0], [1, 0, 0])
@@ -174,7 +167,7 @@ def test_a_backup_gives_a_fresh_browser_its_tables_back(app, table):
     assert json.loads(backup)["tables"][0]["secret"]
     cleared = phone(app)  # the same phone after its cookies were cleared
     assert cleared.bid(match_id, 0).status_code == 403
-    page = upload(cleared, backup).get_data(as_text=True)
+    page = cleared.upload(backup).get_data(as_text=True)
     assert "0 matches added, 1 already here" in page
     assert cleared.bid(match_id, 0).status_code == 303
     assert f"/matches/{match_id}" in cleared.client.get("/").get_data(as_text=True)
@@ -188,7 +181,7 @@ def test_a_match_whose_id_is_taken_is_imported_as_a_copy(app, table):
     data["tables"][0]["secret"] = "not-the-table-secret"
     data["matches"][0]["hands"][0]["data"]["tricks"] = [0, 1, 0]
     follower = phone(app)
-    response = upload(follower, json.dumps(data).encode())
+    response = follower.upload(json.dumps(data).encode())
     page = response.get_data(as_text=True)
     assert response.status_code == 200 and "added as a copy under a new address" in page
     copy = re.search(r'href="/matches/([^"]+)" data-copy-of="' + match_id, page).group(1)

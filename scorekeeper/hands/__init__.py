@@ -1,8 +1,7 @@
 """Entering and correcting hands: one module and blueprint per game, sharing these helpers.
 
 Each game's module declares, besides its blueprint ``bp``: ``blank_extras(players)``,
-what its blank sheet prints besides the rows; ``HISTORY_SEATS``, the stored inputs the
-history page shows as a player's name; and, optionally, ``BLANK_PORTRAIT_COLUMNS``,
+what its blank sheet prints besides the rows; and, optionally, ``BLANK_PORTRAIT_COLUMNS``,
 how many players a portrait blank sheet holds; and, when its entry panel reads a choice
 from the page's address (whose deal, the way of entering, a hand being entered),
 ``entry_context(args, match)``, the context the match page passes its entry for those

@@ -17,19 +17,20 @@ from flask_babel import format_decimal, format_percent
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..models import Match
-from ..pages import after_change, get_match, refuse, render_sheet
+from ..pages import after_change, answer_refusal, get_match, render_sheet
 from ..rules import RuleError, Sheet, cavallore
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import check_form
 
 bp = Blueprint("cavallore", __name__)
-EDIT = "hands/edit_cavallore.html"
-HISTORY_SEATS = ("seat",)
+EDIT = "hands/correct.html"
 
 
 def blank_extras(players: int) -> dict[str, Any]:
     """The odds of a win, printed under the blank sheet."""
     return {"odds": cavallore.WIN_PROBABILITY}
+
+
 # The quick keys: the losing counts most often seen (about four losses in five).
 QUICK = tuple(range(24, 36))
 # The distribution chart's box, in SVG units.
@@ -62,6 +63,7 @@ class DistributionChart:
     view: tuple[int, int] = (WIDTH, HEIGHT)
 
 
+@bp.app_template_global("cavallore_chart")
 def distribution_chart(stats: Mapping[str, Any],
                        expected: Sequence[float]) -> DistributionChart | None:
     """The chart of a log's ``counts`` (from the sheet's status) beside ``expected``.
@@ -94,12 +96,6 @@ def distribution_chart(stats: Mapping[str, Any],
 
 
 @bp.app_template_global()
-def cavallore_chart(stats: Mapping[str, Any], expected: Sequence[float]):
-    """The distribution chart for a template (see :func:`distribution_chart`)."""
-    return distribution_chart(stats, expected)
-
-
-@bp.app_template_global()
 def cavallore_number(value: float | None, *, percent: bool = False) -> str:
     """A statistic in the user's language (28,8 in Italian); a dash before the first deal."""
     if value is None:
@@ -111,7 +107,7 @@ def cavallore_number(value: float | None, *, percent: bool = False) -> str:
 
 def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
     """Whose deal the page's address asks for (``?seat=1``), checked by ``cavallore_seat``."""
-    return {"cr_seat": args.get("seat")}
+    return {"chosen_seat": args.get("seat")}
 
 
 @bp.app_template_global()
@@ -147,8 +143,8 @@ def deal(match_id: str):
             raise Conflict
         save_hand(match, form.number.data, data, expected=form.version.data)
     except (RuleError, Conflict) as error:
-        return refuse(match, error, cr_seat=seat)
-    return after_change(match, saved=form.number.data, cr_seat=seat,
+        return answer_refusal(match, error, chosen_seat=seat)
+    return after_change(match, saved=form.number.data, chosen_seat=seat,
                         args={"seat": seat if len(match.seats) > 1 else None})
 
 
@@ -162,7 +158,7 @@ def edit(match_id: str, number: int):
     row = compute_sheet(match).rows[number - 1]
     if request.method == "GET":
         return render_sheet(match, template=EDIT, number=number, row=row,
-                            cr_seat=row.inputs["seat"])
+                            chosen_seat=row.inputs["seat"])
     form = HandForm()
     data = _data()
     try:
@@ -171,6 +167,6 @@ def edit(match_id: str, number: int):
             raise Conflict
         save_hand(match, number, data, expected=form.version.data, kind="correct")
     except (RuleError, Conflict) as error:
-        return refuse(match, error, template=EDIT, number=number, row=row,
-                      cr_seat=row.inputs["seat"])
+        return answer_refusal(match, error, template=EDIT, number=number, row=row,
+                              chosen_seat=row.inputs["seat"])
     return after_change(match, step="correct")

@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request
+from flask import Blueprint, abort, redirect, render_template, request
 
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..i18n import rule_message
 from ..models import Match
-from ..pages import after_change, get_match, is_htmx, refuse, render_sheet
+from ..pages import after_change, get_match, is_htmx, refusal_over_live, render_sheet
 from ..rules import N_, Row, RuleError, Sheet, fortyfive
 from ..rules.cards import RANKS, SUITS, suit_symbol
 from ..rules.core import check_seat
@@ -33,8 +33,7 @@ MODES = ("winners", "sides", "cards")
 NO_TRUMP = "none"
 STATE = "hands/_state_fortyfive.html"
 FORM = "hands/_form_fortyfive.html"
-EDIT = "hands/edit_fortyfive.html"
-HISTORY_SEATS = ("leader",)
+EDIT = "hands/correct.html"
 
 
 def blank_extras(players: int) -> dict[str, Any]:
@@ -248,7 +247,7 @@ def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
     being entered that it carries (a tap without JavaScript)."""
     context: dict[str, Any] = {"entry_mode": args.get("entry")}
     if addressed(args, match):
-        context["fx"] = _addressed(match, int(args["n"]), "enter", args)
+        context["entry"] = _addressed(match, int(args["n"]), "enter", args)
     return context
 
 
@@ -275,27 +274,25 @@ def _show(match: Match, entry: Entry, *, error: str | None = None, status: int =
     if is_htmx() and entry.kind == "enter" and entry.mode == "sides":
         # A count may fill in another side's: the whole form comes back.
         return render_template(FORM, match=match, sheet=compute_sheet(match), names=match.names,
-                               fx=entry, error=error, error_at="save"), status
+                               entry=entry, error=error, error_at="save"), status
     if is_htmx() and entry.kind == "enter":
         return render_template(STATE, match=match, sheet=compute_sheet(match), names=match.names,
-                               fx=entry, error=error, fragment=True), status
+                               entry=entry, error=error, fragment=True), status
     if error is None and request.method == "POST":
         endpoint = "fortyfive.edit" if entry.kind == "correct" else "matches.show"
         numbered = {"number": entry.number} if entry.kind == "correct" else {}
         return redirect(tap_address(endpoint, entry.number, _state(entry), match_id=match.id,
                                     **numbered), 303)
     template = EDIT if entry.kind == "correct" else "matches/show.html"
-    return render_sheet(match, status=status, error=error, template=template, fx=entry)
+    return render_sheet(match, status=status, error=error, template=template, entry=entry,
+                        number=entry.number)
 
 
-def _refuse(match: Match, error: RuleError | Conflict, entry: Entry | None, kind: str):
+def _refused_step(match: Match, error: RuleError | Conflict, entry: Entry | None, kind: str):
     """Nothing stored: the message over the whole live sheet, even when a tap asked for a form."""
-    template = EDIT if kind == "correct" and entry is not None else "matches/show.html"
-    response = make_response(refuse(match, error, fx=entry, template=template))
-    if is_htmx():
-        response.headers["HX-Retarget"] = "#live"
-        response.headers["HX-Reswap"] = "outerHTML"
-    return response
+    if kind == "correct" and entry is not None:
+        return refusal_over_live(match, error, entry=entry, template=EDIT, number=entry.number)
+    return refusal_over_live(match, error, entry=entry)
 
 
 def _step(match: Match, number: int | None):
@@ -315,14 +312,14 @@ def _step(match: Match, number: int | None):
         entry = _read(match, number, kind)
         _play(entry, players, entry.cards)
     except (RuleError, Conflict) as error:
-        return _refuse(match, error, None, kind)
+        return _refused_step(match, error, None, kind)
     action = request.form.get("action", "")
     if action == "save":
         try:
             save_hand(match, number, _data(entry, players), expected=form.version.data,
                       kind=kind)
         except (RuleError, Conflict) as error:
-            return _refuse(match, error, _preview(match, entry), kind)
+            return _refused_step(match, error, _preview(match, entry), kind)
         return _saved(match, entry)
     try:
         _apply(entry, action, players)
@@ -359,7 +356,7 @@ def edit(match_id: str, number: int):
     shown = request.args.get("n") == str(number) and _addressed(match, number, "correct",
                                                                   request.args)
     if shown:
-        return render_sheet(match, template=EDIT, fx=shown)
+        return render_sheet(match, template=EDIT, entry=shown, number=number)
     entry = _stored(match, number, request.args.get("entry"))
     _play(entry, len(match.seats), entry.cards)
-    return render_sheet(match, template=EDIT, fx=_preview(match, entry))
+    return render_sheet(match, template=EDIT, entry=_preview(match, entry), number=number)

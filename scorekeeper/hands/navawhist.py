@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, abort, make_response, redirect, render_template, request, url_for
+from flask import Blueprint, abort, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..access import needs_edit_right
@@ -15,9 +15,10 @@ from ..i18n import rule_message
 from ..models import Match
 from ..pages import (
     after_change,
+    answer_refusal,
     get_match,
     is_htmx,
-    refuse,
+    refusal_over_live,
     render_compact,
     render_sheet,
     seat_at,
@@ -27,10 +28,9 @@ from ..scoring import Conflict, compute_sheet, save_hand
 from . import addressed, check_form, stored_inputs
 
 bp = Blueprint("navawhist", __name__)
-EDIT = "hands/edit_navawhist.html"
+EDIT = "hands/correct.html"
 BID = "hands/_bid_navawhist.html"
 BLANK_PORTRAIT_COLUMNS = 4  # a player's column holds bid, tricks and total
-HISTORY_SEATS: tuple[str, ...] = ()
 
 
 def blank_extras(players: int) -> dict[str, Any]:
@@ -60,15 +60,6 @@ def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
     seat = whole(args.get("ask"))
     return {"asking": seat} if seat in compute_sheet(match).next.info.get("changeable", ()) \
         else {}
-
-
-def _stale(match: Match, error: Conflict):
-    """A bid tapped on an older page: the whole live sheet as it is now, with why."""
-    response = make_response(refuse(match, error))
-    if is_htmx():
-        response.headers["HX-Retarget"] = "#live"
-        response.headers["HX-Reswap"] = "outerHTML"
-    return response
 
 
 @bp.post("/matches/<match_id>/navawhist/bid")
@@ -101,7 +92,7 @@ def bid(match_id: str):
         data["bids"] = bids
         sheet = save_hand(match, form.number.data, data, expected=form.version.data)
     except Conflict as error:
-        return _stale(match, error)
+        return refusal_over_live(match, error)
     except RuleError as error:
         db.session.rollback()
         db.session.refresh(match)
@@ -130,7 +121,7 @@ def tricks(match_id: str):
             return _preview(match, sheet, form, data)
         save_hand(match, form.number.data, data, expected=form.version.data)
     except (RuleError, Conflict) as error:
-        return refuse(match, error, at=seat_at(error), form=form, chosen=chosen)
+        return answer_refusal(match, error, at=seat_at(error), form=form, chosen=chosen)
     return after_change(match, saved=form.number.data)
 
 
@@ -173,7 +164,8 @@ def edit(match_id: str, number: int):
                     "trump": form.trump.data or None}
             save_hand(match, number, data, expected=form.version.data, kind="correct")
         except (RuleError, Conflict) as error:
-            return refuse(match, error, form=form, template=EDIT, values=values, number=number)
+            return answer_refusal(match, error, form=form, template=EDIT, values=values,
+                                  number=number)
         return after_change(match, step="correct")
     return render_sheet(match, form=form, template=EDIT, values=values, number=number)
 

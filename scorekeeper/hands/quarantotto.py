@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..models import Match
-from ..pages import after_change, get_match, redraw, refuse, seat_at, still_next
+from ..pages import after_change, answer_refusal, get_match, redraw, seat_at, still_next
 from ..rules import N_, RuleError, quarantotto
 from ..scoring import Conflict, compute_sheet, save_hand
 from . import addressed, cardpad, check_form, stored_hand, tap_address
@@ -27,10 +27,9 @@ bp = Blueprint("quarantotto", __name__)
 cardpad.attach(bp, quarantotto, warning=quarantotto.entry_warning)
 
 STOCK = cardpad.STOCK
-EDIT_TEMPLATE = "hands/edit_quarantotto.html"
-ENTRY_PANEL = "hands/_entry_quarantotto.html"
+EDIT_TEMPLATE = "hands/correct.html"
+ENTRY_PANEL = "hands/_entry.html"
 CORRECT_PANEL = "hands/_correct_rummy.html"
-HISTORY_SEATS = ("closer",)
 
 
 def blank_extras(players: int) -> dict[str, Any]:
@@ -107,15 +106,15 @@ def enter(match_id: str):
                 "matches.show", form.number.data, draft.state(), match_id=match.id))
         save_hand(match, form.number.data, draft.data(), expected=form.version.data)
     except Conflict as error:
-        return refuse(match, error, draft=draft if still_next(match, form) else None)
+        return answer_refusal(match, error, draft=draft if still_next(match, form) else None)
     except RuleError as error:
-        return refuse(match, error, draft=draft, at=seat_at(error, "closer"))
+        return answer_refusal(match, error, draft=draft, at=seat_at(error, "closer"))
     return after_change(match, saved=form.number.data)
 
 
 def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
     if error is not None:
-        return refuse(match, error, template=EDIT_TEMPLATE, number=number, draft=draft)
+        return answer_refusal(match, error, template=EDIT_TEMPLATE, number=number, draft=draft)
     return redraw(match, CORRECT_PANEL, template=EDIT_TEMPLATE, number=number, draft=draft,
                   address=tap_address("quarantotto.edit", number, draft.state(),
                                       match_id=match.id, number=number))

@@ -20,7 +20,7 @@ from werkzeug.datastructures import MultiDict
 from ..access import needs_edit_right
 from ..forms import HandForm, whole
 from ..models import Match
-from ..pages import after_change, get_match, redraw, refuse, seat_at, still_next
+from ..pages import after_change, answer_refusal, get_match, redraw, seat_at, still_next
 from ..rules import Next, RuleError, scala40
 from ..rules.cards import RANKS
 from ..scoring import Conflict, compute_sheet, save_hand
@@ -31,10 +31,9 @@ cardpad.attach(bp, scala40, (*RANKS, cardpad.JOLLY))
 bp.add_app_template_global(lambda: scala40.hand_points("A"), "lone_ace_points")
 bp.add_app_template_global(scala40.deal_players, "scala40_deal_players")
 
-EDIT_TEMPLATE = "hands/edit_scala40.html"
-ENTRY_PANEL = "hands/_entry_scala40.html"
+EDIT_TEMPLATE = "hands/correct.html"
+ENTRY_PANEL = "hands/_entry.html"
 CORRECT_PANEL = "hands/_correct_rummy.html"
-HISTORY_SEATS = ("closer",)
 FLAGS = ("1", "y", "on", "true", "yes")
 
 
@@ -135,9 +134,9 @@ def enter(match_id: str):
         save_hand(match, form.number.data, _deal_data(draft, sheet.columns),
                   expected=form.version.data)
     except Conflict as error:
-        return refuse(match, error, draft=draft if still_next(match, form) else None)
+        return answer_refusal(match, error, draft=draft if still_next(match, form) else None)
     except RuleError as error:
-        return refuse(match, error, draft=draft, at=seat_at(error, "closer"))
+        return answer_refusal(match, error, draft=draft, at=seat_at(error, "closer"))
     return after_change(match, saved=form.number.data)
 
 
@@ -150,9 +149,9 @@ def _before(match: Match, number: int) -> Next:
 
 def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
     context = {"template": EDIT_TEMPLATE, "number": number, "draft": draft,
-               "nx": _before(match, number), "annul": True}
+               "next_hand": _before(match, number), "annul": True}
     if error is not None:
-        return refuse(match, error, **context)
+        return answer_refusal(match, error, **context)
     return redraw(match, CORRECT_PANEL, **context, address=tap_address(
         "scala40.edit", number, draft.state(), match_id=match.id, number=number))
 

@@ -4,12 +4,12 @@
 """
 
 from . import cavallore, fortyfive, navawhist, quarantotto, scala40
-from .core import N_, Event, Figure, Game, Next, Option, Row, RuleError, Sheet, places
+from .core import N_, Event, Figure, Game, Next, Note, Option, Row, RuleError, Sheet, places
 
 GAMES: dict[str, Game] = {
     module.GAME.key: module.GAME
     for module in (navawhist, quarantotto, scala40, fortyfive, cavallore)
 }
 
-__all__ = ["GAMES", "N_", "Event", "Figure", "Game", "Next", "Option", "Row", "RuleError",
-           "Sheet", "places"]
+__all__ = ["GAMES", "N_", "Event", "Figure", "Game", "Next", "Note", "Option", "Row",
+           "RuleError", "Sheet", "places"]

@@ -28,6 +28,7 @@ from .core import (
     Figure,
     Game,
     Next,
+    Note,
     Row,
     RuleError,
     Sheet,
@@ -47,8 +48,8 @@ WIN_PROBABILITY = Fraction(1, 10)
 HOME = {Card(rank, suit): row * len(COLUMNS) + column
         for row, suit in enumerate(ROWS) for column, rank in enumerate(COLUMNS)}
 
-WON = N_("won")
-LOST = N_("lost")
+WON = Note.WON
+LOST = Note.LOST
 
 
 def _check_deal(deal: str | Iterable[Card | str]) -> list[Card]:
@@ -302,4 +303,5 @@ GAME = Game(
     figures=FIGURES, counts=counts,
     saved=N_("Deal %(n)s saved."),
     saved_elsewhere=N_("Another phone saved deal %(n)s: this is the sheet now."),
+    correct=N_("Correct deal %(n)s"),
 )

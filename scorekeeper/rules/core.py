@@ -56,6 +56,52 @@ EVENT_LABELS = {
     Event.WON: N_("won"),
 }
 
+class Note(StrEnum):
+    """What a hand says of one player beside the points (a Navawhist case, who closed), as a
+    stable code; ``label`` is what to show. A row's ``notes`` hold one per seat, "" for none.
+
+    Templates test for a code (``row.notes[seat] == Note.CLOSED``), never for a message.
+
+    >>> Note.NEVER_OPENED.label
+    'never opened'
+    """
+
+    EXACT = "exact"
+    OFF_BY_ONE = "off_by_one"
+    OFF_BY_MORE = "off_by_more"
+    ALL_MISSED = "all_missed"
+    CLOSED = "closed"
+    CLOSED_IN_HAND = "closed_in_hand"
+    NEVER_OPENED = "never_opened"
+    OUT = "out"
+    REENTERED = "reentered"
+    LOWEST = "lowest"
+    ZERO_NOT_CLOSED = "zero_not_closed"
+    WON = "won"
+    LOST = "lost"
+
+    @property
+    def label(self) -> str:
+        """The English message id shown for this note."""
+        return NOTE_LABELS[self]
+
+
+NOTE_LABELS = {
+    Note.EXACT: N_("exact"),
+    Note.OFF_BY_ONE: N_("off by one"),
+    Note.OFF_BY_MORE: N_("off by two or more"),
+    Note.ALL_MISSED: N_("all missed: the closest score"),
+    Note.CLOSED: N_("closed"),
+    Note.CLOSED_IN_HAND: N_("closed in hand"),
+    Note.NEVER_OPENED: N_("never opened"),
+    Note.OUT: N_("out"),
+    Note.REENTERED: N_("re-entered"),
+    Note.LOWEST: N_("lowest hand"),
+    Note.ZERO_NOT_CLOSED: N_("0 without closing"),
+    Note.WON: N_("won"),
+    Note.LOST: N_("lost"),
+}
+
 TRANSLATED_PARAMS = frozenset({"what", "option"})
 
 
@@ -204,9 +250,11 @@ class Game:
     figures: tuple[Figure, ...] = ()
     counts: Counts | None = None
     lower_wins: bool = False  # the best final score is the lowest (Scala 40's penalties)
-    # What the phone says after a hand is stored, and when another phone stored one first.
+    # What the phone says after a hand is stored, and when another phone stored one first;
+    # the heading of the page that corrects one.
     saved: str = N_("Hand %(n)s saved.")
     saved_elsewhere: str = N_("Another phone saved hand %(n)s: this is the sheet now.")
+    correct: str = N_("Correct hand %(n)s")
 
     def clean_options(self, players: int, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The options for a table of ``players``, defaults filled in, or RuleError.
@@ -228,7 +276,7 @@ class Row:
 
     ``points`` and ``totals`` have one entry per column (a seat, or a side where
     partners pool their points); ``None`` marks a column that took no part.
-    ``notes`` are short per-seat labels (message ids) such as a Navawhist case.
+    ``notes`` hold a :class:`Note` per seat (a Navawhist case, who closed), "" for none.
     """
 
     number: int
@@ -236,7 +284,7 @@ class Row:
     inputs: Mapping[str, Any]
     points: tuple[int | None, ...]
     totals: tuple[int, ...]
-    notes: tuple[str, ...] = ()
+    notes: tuple[Note | str, ...] = ()
     annulled: bool = False
     events: tuple[Event, ...] = ()
 

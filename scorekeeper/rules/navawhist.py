@@ -11,6 +11,7 @@ from .core import (
     Figure,
     Game,
     Next,
+    Note,
     Option,
     Row,
     RuleError,
@@ -38,10 +39,10 @@ SCHEDULES: dict[int, tuple[int, ...]] = {
 }
 
 HAND_KEYS = frozenset({"bids", "tricks", "trump"})
-EXACT = N_("exact")
-OFF_BY_ONE = N_("off by one")
-OFF_BY_MORE = N_("off by two or more")
-CASE_4 = N_("all missed: the closest score")
+EXACT = Note.EXACT
+OFF_BY_ONE = Note.OFF_BY_ONE
+OFF_BY_MORE = Note.OFF_BY_MORE
+CASE_4 = Note.ALL_MISSED
 
 
 def _check_players(players: int) -> None:
@@ -148,12 +149,12 @@ def _check_hand(cards: int, bids: Sequence[Any], tricks: Sequence[Any]) -> tuple
 
 
 def score_cases(cards: int, bids: Sequence[int],
-                tricks: Sequence[int]) -> tuple[list[int], list[str]]:
+                tricks: Sequence[int]) -> tuple[list[int], list[Note]]:
     """Points and the case that gave them, per seat (no check of the dealer's restriction).
 
     >>> points, cases = score_cases(5, [0, 0, 4], [3, 2, 0])
-    >>> points, set(cases)
-    ([0, 3, 0], {'all missed: the closest score'})
+    >>> points, [case.label for case in set(cases)]
+    ([0, 3, 0], ['all missed: the closest score'])
     """
     bids, tricks = _check_hand(cards, bids, tricks)
     errors = [abs(t - b) for b, t in zip(bids, tricks, strict=True)]

@@ -19,10 +19,10 @@ TOTAL = re.compile(r"^-?[0-9]{1,9}$")
 SUM = re.compile(r"^[0-9]{1,9}(?:\s*\+\s*[0-9]{1,9}){1,40}$")
 
 
-def refuse(seat: int | None, with_seat: str, without_seat: str, **params: Any) -> RuleError:
+def rule_error(seat: int | None, with_seat: str, without_seat: str, **params: Any) -> RuleError:
     """The RuleError naming ``seat`` when there is one, the seatless message otherwise.
 
-    >>> str(refuse(1, N_("%(player)s: no."), N_("No.")))
+    >>> str(rule_error(1, N_("%(player)s: no."), N_("No.")))
     'seat 1: no.'
     """
     if seat is None:
@@ -43,8 +43,8 @@ def read_cards(cards: Cards, *, seat: int | None = None) -> list[Card]:
     try:
         return parse_cards(cards)
     except RuleError as err:
-        raise refuse(seat, N_("%(player)s: unknown card %(token)r."), N_("Unknown card %(token)r."),
-                     token=err.params.get("token")) from None
+        raise rule_error(seat, N_("%(player)s: unknown card %(token)r."),
+                         N_("Unknown card %(token)r."), token=err.params.get("token")) from None
 
 
 def entry_points(entry: Any, hand_points: Callable[..., int], *,
@@ -65,15 +65,15 @@ def entry_points(entry: Any, hand_points: Callable[..., int], *,
     if entry is None:
         return None
     if isinstance(entry, bool):
-        raise refuse(seat, N_("%(player)s: %(entry)r is neither points nor cards."),
-                     N_("%(entry)r is neither points nor cards."), entry=entry)
+        raise rule_error(seat, N_("%(player)s: %(entry)r is neither points nor cards."),
+                         N_("%(entry)r is neither points nor cards."), entry=entry)
     if isinstance(entry, int):
         return entry
     if isinstance(entry, float):
         if entry.is_integer():
             return int(entry)
-        raise refuse(seat, N_("%(player)s: the points must be a whole number."),
-                     N_("The points must be a whole number."))
+        raise rule_error(seat, N_("%(player)s: the points must be a whole number."),
+                         N_("The points must be a whole number."))
     if isinstance(entry, str):
         text = entry.strip()
         if not text:
@@ -85,5 +85,5 @@ def entry_points(entry: Any, hand_points: Callable[..., int], *,
         return hand_points(text, seat=seat)
     if isinstance(entry, list | tuple):
         return hand_points(entry, seat=seat)
-    raise refuse(seat, N_("%(player)s: %(entry)r is neither points nor cards."),
-                 N_("%(entry)r is neither points nor cards."), entry=entry)
+    raise rule_error(seat, N_("%(player)s: %(entry)r is neither points nor cards."),
+                     N_("%(entry)r is neither points nor cards."), entry=entry)

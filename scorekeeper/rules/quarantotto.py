@@ -16,6 +16,7 @@ from .core import (
     Figure,
     Game,
     Next,
+    Note,
     Option,
     Row,
     RuleError,
@@ -24,15 +25,15 @@ from .core import (
     check_seat,
     places,
 )
-from .points import Cards, read_cards, refuse
+from .points import Cards, read_cards, rule_error
 from .points import entry_points as read_entry
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 VALUES = {"A": 15, "J": 10, "Q": 10, "K": 10}
 
-CLOSED = N_("closed")
-LOWEST = N_("lowest hand")
-ZERO_NOT_CLOSED = N_("0 without closing")
+CLOSED = Note.CLOSED
+LOWEST = Note.LOWEST
+ZERO_NOT_CLOSED = Note.ZERO_NOT_CLOSED
 STOCK_RAN_OUT = Event.STOCK_RAN_OUT
 
 OPTIONS = (
@@ -70,8 +71,8 @@ def hand_points(cards: Cards, *, seat: int | None = None) -> int:
     total = 0
     for card in read_cards(cards, seat=seat):
         if card.rank == JOKER:
-            raise refuse(seat, N_("%(player)s: Quarantotto has no jokers."),
-                         N_("Quarantotto has no jokers."))
+            raise rule_error(seat, N_("%(player)s: Quarantotto has no jokers."),
+                             N_("Quarantotto has no jokers."))
         total += card_value(card.rank)
     return total
 
@@ -213,7 +214,7 @@ def winners(hand_points: Sequence[Any], *, closer: int | None) -> list[int]:
     return [seat for seat, h in enumerate(hands) if h == low]
 
 
-def _notes(hands: list[int], closer: int | None) -> tuple[str, ...]:
+def _notes(hands: list[int], closer: int | None) -> tuple[Note | str, ...]:
     if closer is not None:
         return tuple(CLOSED if seat == closer else "" for seat in range(len(hands)))
     low = min(hands)
@@ -320,4 +321,5 @@ GAME = Game(
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
     saved=N_("Game %(n)s saved."),
     saved_elsewhere=N_("Another phone saved game %(n)s: this is the sheet now."),
+    correct=N_("Correct game %(n)s"),
 )

@@ -16,6 +16,7 @@ from .core import (
     Figure,
     Game,
     Next,
+    Note,
     Option,
     Row,
     RuleError,
@@ -32,11 +33,11 @@ VALUES = {JOKER: 25, "A": 11, "J": 10, "Q": 10, "K": 10}
 NEVER_OPENED = 100
 PAIRS = ((0, 2), (1, 3))
 
-CLOSED = N_("closed")
-CLOSED_IN_HAND = N_("closed in hand")
-DID_NOT_OPEN = N_("never opened")
-OUT = N_("out")
-REENTERED = N_("re-entered")
+CLOSED = Note.CLOSED
+CLOSED_IN_HAND = Note.CLOSED_IN_HAND
+DID_NOT_OPEN = Note.NEVER_OPENED
+OUT = Note.OUT
+REENTERED = Note.REENTERED
 ANNULLED = Event.ANNULLED
 DOUBLED = Event.DOUBLED
 ELIMINATION = Event.ELIMINATION
@@ -352,8 +353,8 @@ class _Match:
 
 
 def _notes(players: int, closer: int, in_hand: bool, never: set[int], gone: set[int],
-           back: set[int]) -> tuple[str, ...]:
-    def note(seat: int) -> str:
+           back: set[int]) -> tuple[Note | str, ...]:
+    def note(seat: int) -> Note | str:
         if seat == closer:
             return CLOSED_IN_HAND if in_hand else CLOSED
         if seat in never:
@@ -525,4 +526,5 @@ GAME = Game(
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
     saved=N_("Deal %(n)s saved."),
     saved_elsewhere=N_("Another phone saved deal %(n)s: this is the sheet now."),
+    correct=N_("Correct deal %(n)s"),
 )

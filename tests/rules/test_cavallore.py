@@ -22,7 +22,7 @@ from scorekeeper.rules.cavallore import (
     play,
     statistics,
 )
-from scorekeeper.rules.core import RuleError
+from scorekeeper.rules.core import Note, RuleError
 
 # The cells, row by row (♥ ♦ ♣ ♠), columns Ace to Cavallo; the Kings have no cell.
 CELLS = [Card(r, s) for s in "♥♦♣♠" for r in ["A", "2", "3", "4", "5", "6", "7", "J", "Q"]]
@@ -258,7 +258,7 @@ def test_log_for_one_player() -> None:
                             {"placed": 36, "seat": "0"}])
     assert [r.points for r in sheet.rows] == [(36,), (12,), (36,)]
     assert [r.totals for r in sheet.rows] == [(1,), (1,), (2,)]
-    assert [r.notes for r in sheet.rows] == [("won",), ("lost",), ("won",)]
+    assert [r.notes for r in sheet.rows] == [(Note.WON,), (Note.LOST,), (Note.WON,)]
     assert [r.dealer for r in sheet.rows] == [None, None, None]
     assert sheet.totals == (2,) and sheet.columns == ((0,),)
     assert not sheet.finished and sheet.winners == () and sheet.options == {}
@@ -279,7 +279,7 @@ def test_log_for_several_players() -> None:
     sheet = build_sheet(3, hands, first_dealer=2)
     assert [r.points for r in sheet.rows] == [(None, 36, None), (20, None, None),
                                               (None, 36, None)]
-    assert sheet.rows[1].notes == ("lost", "", "")
+    assert sheet.rows[1].notes == (Note.LOST, "", "")
     assert sheet.totals == (0, 2, 0) and sheet.places == (2, 1, 2)
     assert [s["deals"] for s in sheet.status["statistics"]] == [1, 2, 0]
     assert sheet.status["statistics"][1]["best_streak"] == 2

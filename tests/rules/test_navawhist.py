@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.core import Next, RuleError
+from scorekeeper.rules.core import Next, Note, RuleError
 from scorekeeper.rules.navawhist import (
     GAME,
     bidding_order,
@@ -39,8 +39,13 @@ TABLE: dict[int, list[int]] = {
 HANDS = dict(zip(range(2, 11), [18, 18, 16, 15, 18, 14, 16, 18, 20], strict=True))
 PLAYER_COUNTS = list(range(2, 11))
 
-EXACT, OFF_BY_ONE, OFF_BY_MORE, CASE_4 = "exact", "off by one", "off by two or more", \
-    "all missed: the closest score"
+EXACT, OFF_BY_ONE, OFF_BY_MORE, CASE_4 = Note.EXACT, Note.OFF_BY_ONE, Note.OFF_BY_MORE, \
+    Note.ALL_MISSED
+
+
+def test_the_cases_read_as_the_rules_name_them() -> None:
+    assert [case.label for case in (EXACT, OFF_BY_ONE, OFF_BY_MORE, CASE_4)] == [
+        "exact", "off by one", "off by two or more", "all missed: the closest score"]
 
 
 def order_of(players: int, dealer: int) -> list[int]:

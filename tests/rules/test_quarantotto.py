@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import GAMES
 from scorekeeper.rules.cards import Card
-from scorekeeper.rules.core import Event, RuleError
+from scorekeeper.rules.core import Event, Note, RuleError
 from scorekeeper.rules.quarantotto import (
     GAME,
     build_sheet,
@@ -21,6 +21,8 @@ from scorekeeper.rules.quarantotto import (
     winners,
 )
 
+from .conftest import refused
+
 # Written out from RULES.md, not imported from the module under test.
 VALUE = {"A": 15, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 11)}}
 RANKS = list(VALUE)
@@ -29,14 +31,6 @@ RANKS = list(VALUE)
 def game(points: list[Any], closer: int | None = None) -> dict[str, Any]:
     """One game as the web layer stores it."""
     return {"closer": closer, "points": points}
-
-
-def refused(named: int | None, call: Any, /, *args: Any, **kwargs: Any) -> RuleError:
-    """The RuleError ``call`` raises, checked to name the seat ``named`` (None: no seat)."""
-    with pytest.raises(RuleError) as info:
-        call(*args, **kwargs)
-    assert info.value.seat == named
-    return info.value
 
 
 # --- card points ---------------------------------------------------------------------------------
@@ -302,7 +296,7 @@ def test_card_text_in_the_sheet_and_raw_inputs_kept() -> None:
     assert row.points == (0, 32, 17)
     assert row.inputs["points"] == ["A K 7", None, "10+5"]
     assert row.inputs["hand_points"] == [32, 0, 15]
-    assert row.notes == ("", "closed", "")
+    assert row.notes == ("", Note.CLOSED, "")
     assert row.events == ()
 
 
@@ -310,8 +304,8 @@ def test_an_exhausted_stock_in_the_sheet() -> None:
     sheet = build_sheet(3, [game([0, 12, 12]), game([9, 30, 5])])
     first, second = sheet.rows
     assert first.events == (Event.STOCK_RAN_OUT,)
-    assert first.notes == ("0 without closing", "", "")
-    assert second.notes == ("", "", "lowest hand")
+    assert first.notes == (Note.ZERO_NOT_CLOSED, "", "")
+    assert second.notes == ("", "", Note.LOWEST)
     assert sheet.status["warnings"] == [{
         "game": 1, "seat": 0,
         "message": "%(player)s has 0 points in hand though nobody closed: check the points."}]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import GAMES
 from scorekeeper.rules.cards import Card
-from scorekeeper.rules.core import Event, RuleError
+from scorekeeper.rules.core import Event, Note, RuleError
 from scorekeeper.rules.scala40 import (
     GAME,
     build_sheet,
@@ -20,6 +20,8 @@ from scorekeeper.rules.scala40 import (
     score_deal,
     uncounted,
 )
+
+from .conftest import refused
 
 # Written out from RULES.md, not imported from the module under test.
 VALUE = {"*": 25, "A": 11, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 11)}}
@@ -34,14 +36,6 @@ def deal(closer: Any, points: list[Any], **flags: Any) -> dict[str, Any]:
 
 
 ANNULLED = {"annulled": True}
-
-
-def refused(named: int | None, call: Any, /, *args: Any, **kwargs: Any) -> RuleError:
-    """The RuleError ``call`` raises, checked to name the seat ``named`` (None: no seat)."""
-    with pytest.raises(RuleError) as info:
-        call(*args, **kwargs)
-    assert info.value.seat == named
-    return info.value
 
 
 # --- penalty points of a hand ------------------------------------------------------------------
@@ -265,11 +259,11 @@ def test_deals_add_up_and_notes_say_who_closed_and_who_never_opened() -> None:
                             deal(1, ["Q 2", None, "A"])])
     first, second = sheet.rows
     assert first.points == (0, 21, 100) and first.totals == (0, 21, 100)
-    assert first.notes == ("closed", "", "never opened")
+    assert first.notes == (Note.CLOSED, "", Note.NEVER_OPENED)
     assert first.inputs["points"] == [None, "A K", 9]
     assert first.inputs["penalties"] == [0, 21, 100]
     assert second.points == (12, 0, 1) and second.totals == (12, 21, 101)
-    assert second.notes == ("", "closed", "out")
+    assert second.notes == ("", Note.CLOSED, Note.OUT)
     refused(0, build_sheet, 3, [deal(0, [None, "A K", 9]), deal(1, [None, None, "A"])])
 
 
@@ -277,7 +271,7 @@ def test_closing_in_hand_in_the_sheet() -> None:
     played = [deal(1, [30, None, 40], closed_in_hand=True)]
     sheet = build_sheet(3, played)
     assert sheet.rows[0].points == (60, 0, 80)
-    assert sheet.rows[0].notes == ("", "closed in hand", "")
+    assert sheet.rows[0].notes == ("", Note.CLOSED_IN_HAND, "")
     assert sheet.rows[0].events == (Event.DOUBLED,)
     sheet = build_sheet(3, played, in_hand_doubles=False)
     assert sheet.rows[0].points == (30, 0, 40)
@@ -288,7 +282,7 @@ def test_closing_in_hand_in_the_sheet() -> None:
 def test_a_total_that_reaches_the_threshold_is_out() -> None:
     sheet = build_sheet(3, [deal(0, [None, 100, 101])])
     assert sheet.status["eliminated"] == [2] and sheet.status["seats_in"] == [0, 1]
-    assert sheet.rows[0].notes == ("closed", "", "out")
+    assert sheet.rows[0].notes == (Note.CLOSED, "", Note.OUT)
     assert sheet.rows[0].events == (Event.ELIMINATION,)
     assert sheet.status["events"] == [{"deal": 1, "seat": 2, "event": "out", "total": 101}]
     assert sheet.next is not None and sheet.next.seats == (0, 1)
@@ -423,7 +417,7 @@ def test_a_re_entry_is_recorded_and_the_player_plays_the_deal() -> None:
     row = sheet.rows[-1]
     assert row.points == (0, 10, None, 5)
     assert row.totals == (30, 60, 105, 55)
-    assert row.notes == ("closed", "", "", "re-entered")
+    assert row.notes == (Note.CLOSED, "", "", Note.REENTERED)
     assert row.events == (Event.REENTRY,)
     assert sheet.status["reentries"] == [0, 0, 0, 1]
     assert sheet.status["eliminated"] == [2]
@@ -540,7 +534,7 @@ def test_pairs_are_eliminated_on_the_pair_total() -> None:
     assert sheet.totals == (101, 0)
     assert sheet.finished and sheet.winners == (1,)
     assert sheet.status["eliminated"] == [0, 2]
-    assert sheet.rows[0].notes == ("out", "closed", "out", "")
+    assert sheet.rows[0].notes == (Note.OUT, Note.CLOSED, Note.OUT, "")
     assert sheet.places == (2, 1)
 
 

@@ -271,7 +271,7 @@ def bench_bid(app, client) -> list[tuple[str, str, str]]:
         ("2. One bid (POST + htmx fragment) vs /health",
          f"median {ms(median(times))} = {median(times) / trivial:.1f}x, p95 {ms(p95(times))}",
          "ratio <= 6"),
-        ("   its fragment", f"{median(sizes) / 1024:.1f} KB ({median(zipped) / 1024:.1f} KB gzip)",
+        ("   its fragment", f"{median(sizes) / 1024:.2f} KB ({median(zipped) / 1024:.2f} KB gzip)",
          "< 4 KB"),
         ("   a 4-player round: 4 bids, the tricks, a live read after each",
          f"median {ms(median(rounds))} = {median(rounds) / trivial:.0f}x /health", "ratio <= 30"),

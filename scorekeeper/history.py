@@ -209,8 +209,9 @@ def grouped(changes: Sequence[Change]) -> list[list[Change]]:
 
 
 def viewer_zone() -> tzinfo | None:
-    """The time zone the browser reported (a cookie set by static/js/tz.js), else None."""
-    name = request.cookies.get(TZ_COOKIE, "")
+    """The time zone the browser reported, else None: in the page's address when
+    static/js/tz.js has just reloaded it (``?tz=``), else in the cookie the script keeps."""
+    name = request.args.get(TZ_COOKIE) or request.cookies.get(TZ_COOKIE, "")
     if not name or len(name) > 64:
         return None
     try:

@@ -48,3 +48,14 @@ def test_times_are_labelled_utc_until_the_browser_tells_its_zone(table, client):
     page = client.get(f"/matches/{match_id}/history").get_data(as_text=True)
     assert "Times in Asia/Tokyo." in page and " UTC</time>" not in page
     assert 'src="/static/js/tz.js' in page
+
+
+def test_the_zone_in_the_address_wins_over_a_missing_or_older_cookie(table, client):
+    match_id = table.new_match("navawhist", NAMES)
+    page = client.get(f"/matches/{match_id}/history?tz=America/New_York").get_data(as_text=True)
+    assert 'data-tz="America/New_York"' in page
+    client.set_cookie("tz", "Asia/Tokyo")
+    page = client.get(f"/matches/{match_id}/history?tz=Europe/Rome").get_data(as_text=True)
+    assert 'data-tz="Europe/Rome"' in page
+    page = client.get(f"/matches/{match_id}/history?tz=Not/AZone").get_data(as_text=True)
+    assert "Times in UTC." in page

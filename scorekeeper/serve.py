@@ -115,5 +115,7 @@ def serve(host: str, port: int, workers: int) -> None:
     base_url = migrate()
     # The app is built once, before the workers fork (it opens no connection and no file
     # at start), so that they share its imported code instead of each importing it.
-    Server(host, port, {"workers": workers, "accesslog": "-", "preload_app": True},
-           base_url).run()
+    # A request here takes milliseconds: on Ctrl+C, workers get 5 s to finish theirs (not
+    # gunicorn's 30), so that a worker stopped while it still boots holds nobody up.
+    Server(host, port, {"workers": workers, "accesslog": "-", "preload_app": True,
+                        "graceful_timeout": 5}, base_url).run()

@@ -16,19 +16,17 @@ from flask import Blueprint, abort, request
 from flask_babel import gettext as _
 
 from ..access import needs_edit_right
-from ..forms import HandForm, whole
+from ..forms import whole
 from ..models import Match
-from ..pages import after_change, answer_refusal, get_match, redraw, seat_at, still_next
+from ..pages import answer_refusal, get_match, redraw
 from ..rules import N_, RuleError, quarantotto
-from ..scoring import Conflict, compute_sheet, save_hand
-from . import addressed, cardpad, check_form, stored_hand, tap_address
+from . import addressed, cardpad, rummy, stored_hand, tap_address
 
 bp = Blueprint("quarantotto", __name__)
 cardpad.attach(bp, quarantotto, warning=quarantotto.entry_warning)
 
 STOCK = cardpad.STOCK
 EDIT_TEMPLATE = "hands/correct.html"
-ENTRY_PANEL = "hands/_entry.html"
 CORRECT_PANEL = "hands/_correct_rummy.html"
 
 
@@ -85,31 +83,21 @@ def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
     return {"draft": Draft.read(args, len(match.seats))} if addressed(args, match) else {}
 
 
-def _looking() -> bool:
-    """True when the form only asks to be shown again (a keypad tap or a choice made)."""
-    return request.form.get("action", "refresh") != "save"
+def _saving() -> bool:
+    """True when the form asks to store the game, not to be shown again after a choice."""
+    return request.form.get("action", "refresh") == "save"
+
+
+def _game_data(draft: Draft, _sheet: Any) -> dict[str, Any]:
+    """The game to store: the same whatever the sheet before it."""
+    return draft.data()
 
 
 @bp.post("/matches/<match_id>/quarantotto/game")
 def enter(match_id: str):
     """Record the next game, or show the form again after a tap or a choice."""
-    match = get_match(match_id, "quarantotto")
-    form = HandForm()
-    draft = Draft.posted(len(match.seats))
-    try:
-        check_form(form, match)
-        sheet = compute_sheet(match)
-        if sheet.next is None or form.number.data != sheet.next.number:
-            raise Conflict
-        if draft.tapped or _looking():
-            return redraw(match, ENTRY_PANEL, draft=draft, address=tap_address(
-                "matches.show", form.number.data, draft.state(), match_id=match.id))
-        save_hand(match, form.number.data, draft.data(), expected=form.version.data)
-    except Conflict as error:
-        return answer_refusal(match, error, draft=draft if still_next(match, form) else None)
-    except RuleError as error:
-        return answer_refusal(match, error, draft=draft, at=seat_at(error, "closer"))
-    return after_change(match, saved=form.number.data)
+    return rummy.enter(get_match(match_id, "quarantotto"), Draft, saving=_saving,
+                       data=_game_data)
 
 
 def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
@@ -128,20 +116,5 @@ def edit(match_id: str, number: int):
     hand = stored_hand(match, number)
     if hand is None:
         abort(404, _("There is no such game."))
-    players = len(match.seats)
-    if request.method == "GET":
-        shown = whole(request.args.get("n")) == number
-        return _edit_page(match, number, Draft.read(request.args, players) if shown
-                          else Draft.stored(hand, players))
-    draft = Draft.posted(players)
-    form = HandForm(data={"number": number})
-    try:
-        check_form(form, match)
-        if draft.tapped or _looking():
-            return _edit_page(match, number, draft)
-        save_hand(match, number, draft.data(), expected=form.version.data, kind="correct")
-    except Conflict as error:
-        return _edit_page(match, number, Draft.stored(hand, players), error=error)
-    except RuleError as error:
-        return _edit_page(match, number, draft, error=error)
-    return after_change(match, step="correct")
+    return rummy.correct(match, number, hand, Draft, page=_edit_page, saving=_saving,
+                         data=_game_data)

@@ -18,13 +18,13 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from ..access import needs_edit_right
-from ..forms import HandForm, whole
+from ..forms import whole
 from ..models import Match
-from ..pages import after_change, answer_refusal, get_match, redraw, seat_at, still_next
-from ..rules import Next, RuleError, scala40
+from ..pages import answer_refusal, get_match, redraw
+from ..rules import Next, Sheet, scala40
 from ..rules.cards import RANKS
-from ..scoring import Conflict, compute_sheet, save_hand
-from . import addressed, cardpad, check_form, stored_hand, tap_address
+from ..scoring import compute_sheet
+from . import addressed, cardpad, rummy, stored_hand, tap_address
 
 bp = Blueprint("scala40", __name__)
 cardpad.attach(bp, scala40, (*RANKS, cardpad.JOLLY))
@@ -32,7 +32,6 @@ bp.add_app_template_global(lambda: scala40.hand_points("A"), "lone_ace_points")
 bp.add_app_template_global(scala40.deal_players, "scala40_deal_players")
 
 EDIT_TEMPLATE = "hands/correct.html"
-ENTRY_PANEL = "hands/_entry.html"
 CORRECT_PANEL = "hands/_correct_rummy.html"
 FLAGS = ("1", "y", "on", "true", "yes")
 
@@ -113,31 +112,20 @@ def _action() -> str:
     return request.form.get("action", "refresh")
 
 
-def _deal_data(draft: Draft, columns: Sequence[Sequence[int]]) -> dict[str, Any]:
-    return draft.annulled() if _action() == "annul" else draft.data(columns)
+def _saving() -> bool:
+    """True when the form asks to store the deal, scored or annulled."""
+    return _action() in ("save", "annul")
+
+
+def _deal_data(draft: Draft, sheet: Sheet) -> dict[str, Any]:
+    """The deal to store: annulled (a stalemate) or scored for the sheet's columns."""
+    return draft.annulled() if _action() == "annul" else draft.data(sheet.columns)
 
 
 @bp.post("/matches/<match_id>/scala40/deal")
 def enter(match_id: str):
     """Record the next deal (scored or annulled), or show the form again after a tap."""
-    match = get_match(match_id, "scala40")
-    form = HandForm()
-    draft = Draft.posted(len(match.seats))
-    try:
-        check_form(form, match)
-        sheet = compute_sheet(match)
-        if sheet.next is None or form.number.data != sheet.next.number:
-            raise Conflict
-        if draft.tapped or _action() not in ("save", "annul"):
-            return redraw(match, ENTRY_PANEL, draft=draft, address=tap_address(
-                "matches.show", form.number.data, draft.state(), match_id=match.id))
-        save_hand(match, form.number.data, _deal_data(draft, sheet.columns),
-                  expected=form.version.data)
-    except Conflict as error:
-        return answer_refusal(match, error, draft=draft if still_next(match, form) else None)
-    except RuleError as error:
-        return answer_refusal(match, error, draft=draft, at=seat_at(error, "closer"))
-    return after_change(match, saved=form.number.data)
+    return rummy.enter(get_match(match_id, "scala40"), Draft, saving=_saving, data=_deal_data)
 
 
 def _before(match: Match, number: int) -> Next:
@@ -164,22 +152,5 @@ def edit(match_id: str, number: int):
     hand = stored_hand(match, number)
     if hand is None:
         abort(404, _("There is no such deal."))
-    players = len(match.seats)
-    if request.method == "GET":
-        shown = whole(request.args.get("n")) == number
-        return _edit_page(match, number, Draft.read(request.args, players) if shown
-                          else Draft.stored(hand, players))
-    draft = Draft.posted(players)
-    form = HandForm(data={"number": number})
-    try:
-        check_form(form, match)
-        if draft.tapped or _action() not in ("save", "annul"):
-            return _edit_page(match, number, draft)
-        columns = compute_sheet(match).columns
-        save_hand(match, number, _deal_data(draft, columns), expected=form.version.data,
-                  kind="correct")
-    except Conflict as error:
-        return _edit_page(match, number, Draft.stored(hand, players), error=error)
-    except RuleError as error:
-        return _edit_page(match, number, draft, error=error)
-    return after_change(match, step="correct")
+    return rummy.correct(match, number, hand, Draft, page=_edit_page, saving=_saving,
+                         data=_deal_data)

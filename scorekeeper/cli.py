@@ -10,7 +10,8 @@ from __future__ import annotations
 import click
 from flask.cli import FlaskGroup
 
-from . import ROOT, create_app
+from . import create_app
+from .config import ROOT
 
 
 def _checkout() -> None:

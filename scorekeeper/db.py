@@ -52,7 +52,7 @@ def init_migrations(app: Flask) -> None:
     if "migrate" not in app.extensions:
         from flask_migrate import Migrate
 
-        from . import ROOT
+        from .config import ROOT
 
         Migrate(app, db, directory=str(ROOT / "migrations"))
 

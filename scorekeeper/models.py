@@ -3,17 +3,56 @@ each hand; no scoring here."""
 
 from __future__ import annotations
 
+import re
 import secrets
+import unicodedata
 from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from . import names as naming
 from .db import db
 
-NAME_LENGTH = 30
+NAME_LENGTH = 30  # a player's name, a phone's name at its table
+PLACE_LENGTH = 60  # where a match is played
+TABLE_NAME_LENGTH = 60
+MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")  # what a match's or a table's address can be
+
+# Control characters, surrogates, and the invisible or direction-changing ones (U+202E,
+# U+200B, BOM, soft hyphen: category Cf; U+2028 and U+2029: Zl and Zp) that make two
+# names look alike or turn the text around them. Names people type (players, places) are
+# checked and compared one way everywhere: these three functions.
+REFUSED = ("Cc", "Cs", "Cf", "Zl", "Zp")
+
+
+def clean_name(text: str) -> str:
+    """``text`` stripped and in Unicode normal form C (a composed é, never e + accent).
+
+    >>> clean_name(" Rene\\u0301 ") == "René"
+    True
+    """
+    return unicodedata.normalize("NFC", text.strip())
+
+
+def readable_name(text: str) -> bool:
+    """True when ``text`` holds no control, invisible or direction-changing character.
+
+    >>> readable_name("Anna Maria"), readable_name("Anna\\u202e"), readable_name("An\\u00adna")
+    (True, False, False)
+    """
+    return not any(unicodedata.category(c) in REFUSED for c in text)
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same player: equal once cleaned, without invisible
+    characters, and case-folded.
+
+    >>> name_key("ANNA") == name_key("anna") == name_key("An\\u200bna ")
+    True
+    """
+    visible = "".join(c for c in name if unicodedata.category(c) not in REFUSED)
+    return clean_name(visible).casefold()
 
 
 def _now() -> datetime:
@@ -35,16 +74,6 @@ def new_secret() -> str:
     return secrets.token_urlsafe(16)
 
 
-def name_key(name: str) -> str:
-    """The key under which two spellings of a player's name are the same player
-    (see :func:`scorekeeper.names.key`).
-
-    >>> name_key("Anna") == name_key("ANNA") == name_key("An\u200bna")
-    True
-    """
-    return naming.key(name)
-
-
 def new_edit_key() -> str:
     """The secret that hands the right to edit a match to another phone (128 random bits)."""
     return secrets.token_urlsafe(16)
@@ -59,7 +88,7 @@ class Table(db.Model):
 
     __tablename__ = "tables"
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_table_id)
-    name: Mapped[str] = mapped_column(String(60))
+    name: Mapped[str] = mapped_column(String(TABLE_NAME_LENGTH))
     secret: Mapped[str] = mapped_column(String(32), default=new_secret)
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=_now)
@@ -131,7 +160,7 @@ class Match(db.Model):
     game: Mapped[str] = mapped_column(String(20))
     options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
     first_dealer: Mapped[int] = mapped_column(default=0)
-    place: Mapped[str | None] = mapped_column(String(60))
+    place: Mapped[str | None] = mapped_column(String(PLACE_LENGTH))
     lang: Mapped[str] = mapped_column(String(5), default="en")
     edit_key: Mapped[str] = mapped_column(String(32), default=new_edit_key)
     # Increases with every change; a form carries the version it saw.

@@ -14,7 +14,7 @@ from typing import IO, Any
 import segno
 from gunicorn.app.base import BaseApplication
 
-from .links import is_loopback, lan_address
+from .web.links import is_loopback, lan_address
 
 
 def everywhere(host: str) -> bool:

@@ -11,9 +11,9 @@ from sqlalchemy import inspect, text
 
 from scorekeeper import create_app, models
 from scorekeeper.db import db, downgrade, upgrade
+from scorekeeper.engine.ledger import save_hand, seat_players
+from scorekeeper.engine.sheets import compute_sheet, sheet_json
 from scorekeeper.models import Match, Seat
-from scorekeeper.scoring import compute_sheet, save_hand, sheet_json
-from scorekeeper.tables import seat_players
 
 from .conftest import Table, database_url
 
@@ -107,7 +107,7 @@ def test_import_refuses_what_the_rules_refuse(tmp_path):
     bad["hands"][0]["data"]["tricks"] = [9, 9, 9]
     target = make_app(tmp_path, "d.db")
     with target.app_context():
-        from scorekeeper.backup import import_matches
+        from scorekeeper.engine.backups import import_matches
 
         added, skipped, problems = import_matches({"format": "scorekeeper-backup",
                                                    "matches": [bad]})

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from scorekeeper.cache import LRU, weigh
+from scorekeeper.engine.cache import LRU, weigh
 from scorekeeper.rules import GAMES
 
 

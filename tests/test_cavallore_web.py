@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from scorekeeper.hands.cavallore import distribution_chart
+from scorekeeper.games.cavallore import distribution_chart
 from scorekeeper.models import Change
 from scorekeeper.rules import cavallore
 

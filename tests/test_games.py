@@ -9,8 +9,8 @@ import pytest
 from babel.messages.pofile import read_po
 from flask import Flask
 
-from scorekeeper.hands import blueprints, game_modules
 from scorekeeper.rules import GAMES
+from scorekeeper.web.games import EXTENSION
 
 PLAYERS = {"navawhist": ["Ada", "Bea", "Cy"], "quarantotto": ["Ada", "Bea"],
            "scala40": ["Ada", "Bea"], "fortyfive": ["Ada", "Bea"], "cavallore": ["Ada"]}
@@ -18,7 +18,7 @@ PLAYERS = {"navawhist": ["Ada", "Bea", "Cy"], "quarantotto": ["Ada", "Bea"],
 
 def game_routes(app: Flask) -> list[tuple[str, str, str]]:
     """(game, method, rule) of every route of every game's entry blueprint."""
-    names = {bp.name for bp in blueprints()}
+    names = set(app.extensions[EXTENSION])
     routes = []
     for rule in app.url_map.iter_rules():
         game = rule.endpoint.partition(".")[0]
@@ -60,27 +60,29 @@ def test_a_route_of_a_game_on_a_missing_match_is_a_404(app, table, game):
 
 
 ROOT = Path(__file__).resolve().parents[1]
-# What a game's one template, templates/games/<game>.html, holds: the shared pages call them.
+# What a game's template, templates/games/<game>/game.html, holds: the shared pages call them.
 GAME_MACROS = ("score_sheet", "entry_panel", "correction_line", "correction_form")
 
 
 def test_every_game_has_its_pieces(app):
-    """What adding a game takes (README, Layout): each piece is found for every game."""
+    """What adding a game takes (docs/architecture.md, "Adding a game"): each piece is
+    found for every game."""
     catalog = read_po((ROOT / "scorekeeper/translations/it/LC_MESSAGES/messages.po").open("rb"))
-    modules = game_modules()
-    assert set(modules) == set(GAMES)
+    specs = app.extensions[EXTENSION]
+    assert set(specs) == set(GAMES)
     for key, game in GAMES.items():
         rules = importlib.import_module(f"scorekeeper.rules.{key}")
         assert rules.GAME is game and callable(game.build_sheet)
-        web = modules[key]
-        assert web.bp.name == key and app.blueprints[key] is web.bp
-        assert isinstance(web.blank_extras(game.min_players), dict)
+        spec = importlib.import_module(f"scorekeeper.games.{key}").SPEC
+        assert specs[key] is spec and spec.rules is game
+        assert spec.blueprint.name == key and app.blueprints[key] is spec.blueprint
+        assert isinstance(spec.blank_extras(game.min_players), dict)
         edit = app.view_functions[f"{key}.edit"]
         assert getattr(edit, "needs_edit_right", False), key
-        pieces = app.jinja_env.get_template(f"games/{key}.html").module
+        pieces = app.jinja_env.get_template(f"games/{key}/game.html").module
         for macro in GAME_MACROS:
             assert callable(getattr(pieces, macro, None)), (key, macro)
-        assert (ROOT / "templates" / f"pdf/blank_{key}.html").is_file(), key
+        assert (ROOT / "templates" / f"games/{key}/blank.html").is_file(), key
         for test in (f"tests/rules/test_{key}.py", f"tests/test_{key}_web.py"):
             assert (ROOT / test).is_file(), test
         for text in [o.label for o in game.options] + [o.help for o in game.options if o.help]:

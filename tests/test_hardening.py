@@ -15,8 +15,8 @@ import pytest
 from flask import Flask
 from sqlalchemy import select
 
-from scorekeeper.backup import MAX_MATCHES
 from scorekeeper.db import db
+from scorekeeper.engine.backups import MAX_MATCHES
 from scorekeeper.models import Change, Hand, Match, Player
 
 from .conftest import Table, count

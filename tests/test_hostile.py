@@ -35,9 +35,9 @@ from werkzeug.routing import Rule
 
 from scorekeeper import create_app
 from scorekeeper.db import db
+from scorekeeper.engine.sheets import compute_sheet
 from scorekeeper.models import Invitation, Match
 from scorekeeper.rules import GAMES
-from scorekeeper.scoring import compute_sheet
 
 from .conftest import Table, database_url, drop_database, migrated_app, report
 
@@ -73,12 +73,12 @@ def _values(prefix: str) -> list[str]:
 HAND = ["version", "number"]
 OPTIONS = sorted({f"opt_{o.key}" for g in GAMES.values() for o in g.options})
 FIELDS: dict[str, list[str]] = {
-    "i18n.switch": ["next"],
+    "site.switch_language": ["next"],
     "matches.new": ["game", "action", "add_name", "first_dealer", "place", *OPTIONS,
                     *[f"players-{i}" for i in range(12)]],
     "matches.undo_last": ["version"],
     "matches.reopen_match": ["version"],
-    "backup.restore": [],  # the file: see backup_file()
+    "backups.restore": [],  # the file: see backup_file()
     "navawhist.bid": [*HAND, "seat", "bid"],
     "navawhist.tricks": [*HAND, "trump", "action", *_values("values")],
     "navawhist.edit": [*HAND, "trump", *_values("values"), *_values("bids")],
@@ -106,7 +106,7 @@ FIELDS["cavallore.edit"] = FIELDS["cavallore.deal"]
 EVERY_FIELD = sorted({name for names in FIELDS.values() for name in names})
 # The query parameters each page reads; every page also gets these and random ones.
 QUERY: dict[str, list[str]] = {
-    "sheets.blank_pdf": ["game", "players", "lang", "name"],
+    "exports.blank_pdf": ["game", "players", "lang", "name"],
     "matches.new": ["game"],
     "matches.home": ["page"],
     "tables.show": ["page"],
@@ -534,7 +534,7 @@ def test_hostile_forms_never_give_a_5xx(world: World, rule: Rule) -> None:
             value = data.draw(field_value(name, ctx), label=name)
             if value is not None:
                 form[name] = value
-        multipart = rule.endpoint == "backup.restore" or data.draw(st.booleans(),
+        multipart = rule.endpoint == "backups.restore" or data.draw(st.booleans(),
                                                                     label="multipart")
         form.update(data.draw(st.dictionaries(TEXT.filter(lambda s: s and len(s) < 100),
                                               TEXT, max_size=2), label="unknown fields"))
@@ -544,7 +544,7 @@ def test_hostile_forms_never_give_a_5xx(world: World, rule: Rule) -> None:
         kwargs: dict[str, Any] = {}
         if multipart:
             kwargs["content_type"] = "multipart/form-data"
-            if rule.endpoint == "backup.restore":
+            if rule.endpoint == "backups.restore":
                 upload = data.draw(st.sampled_from(["file"] * 6 + ["none", "no name"]),
                                    label="upload")
                 content = data.draw(backup_file([i for v in ids.values() for i in v]),

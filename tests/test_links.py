@@ -8,9 +8,10 @@ import re
 import pytest
 from flask.testing import FlaskClient
 
-from scorekeeper import create_app, links
-from scorekeeper.access import qr_svg
+from scorekeeper import create_app
 from scorekeeper.db import upgrade
+from scorekeeper.web import links
+from scorekeeper.web.links import qr_svg
 
 from .conftest import CSRF, Table
 

@@ -6,8 +6,8 @@ from sqlalchemy import text
 
 from scorekeeper import create_app
 from scorekeeper.db import db, downgrade, upgrade
+from scorekeeper.engine.sheets import compute_sheet
 from scorekeeper.models import Match, Player
-from scorekeeper.scoring import compute_sheet
 
 from .conftest import Table, database_url
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import gzip
 
-from scorekeeper.pagecache import MARK
+from scorekeeper.web.pagecache import MARK
 
 from .conftest import CSRF, Table
 

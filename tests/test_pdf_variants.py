@@ -191,7 +191,7 @@ def test_file_names_tell_matches_apart(table, client):
 
 
 def test_a_pdf_is_made_once_per_version_and_language(table, client, app, monkeypatch):
-    from scorekeeper import sheets
+    from scorekeeper.views import exports as sheets
 
     made: list[Any] = []
     real = sheets.render_pdf

@@ -179,7 +179,7 @@ def test_re_entry_refused_when_off_or_over_the_limit(table, app):
 
 
 def test_re_entry_is_offered_only_before_the_next_deal(table, client, app):
-    """RULES.md: a player who lets the deal after their elimination pass stays out."""
+    """docs/rules.md: a player who lets the deal after their elimination pass stays out."""
     match_id = out_match(table)
     assert "Dario re-enters with 29 points" in client.get(f"/matches/{match_id}").get_data(
         as_text=True)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 from scorekeeper.db import db
+from scorekeeper.engine.ledger import reopen, save_hand
+from scorekeeper.engine.stats import table_stats
 from scorekeeper.models import Match, Table
-from scorekeeper.scoring import reopen, save_hand
-from scorekeeper.stats import table_stats
 
 from .conftest import CSRF
 from .conftest import Table as Phone

@@ -6,9 +6,9 @@ import json
 import re
 from datetime import timedelta
 
-from scorekeeper.access import can_edit
 from scorekeeper.db import db
 from scorekeeper.models import Invitation, Match, Player, Seat, _now
+from scorekeeper.web.access import can_edit
 
 from .conftest import Table
 from .test_access import invitation, table_of

@@ -1,4 +1,4 @@
-"""The rules engine: pure Python, exact to RULES.md; nothing here knows about the web.
+"""The rules engine: pure Python, exact to docs/rules.md; nothing here knows about the web.
 
 ``GAMES`` is the registry the web layer builds its forms and validation from.
 """

@@ -1,6 +1,7 @@
 """Cards as players type or tap them: ``10♥``, ``Qs``, ``AH``, ``*``, ``fante``.
 
-A token is read whole: ``10 D`` is a ten and a Donna, ``10D`` the ten of diamonds.
+A token is read whole: ``10 D`` is a ten and a Donna, ``10D`` the ten of diamonds
+(docs/rules.md#cards-typed-or-tapped).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Cavallo Re: a solitaire of pure chance with 40 cards, and its log (RULES.md, Cavallo Re).
+"""Cavallo Re: a solitaire of pure chance with 40 cards, and its log (docs/rules.md#cavallo-re).
 
 The deck is Ace to 7, Fante (J), Cavallo (Q) and Re (K) in four suits; with
 Italian cards, read coppe ♥, denari ♦, bastoni ♣, spade ♠. The 36 cells hold one

@@ -2,6 +2,8 @@
 
 The web layer never computes a score: it hands a game's ``build_sheet`` the raw
 inputs it stored and shows the :class:`Sheet` it gets back.
+
+Its conventions (refusals, places and ties, options): docs/rules.md#conventions-for-every-game.
 """
 
 from __future__ import annotations

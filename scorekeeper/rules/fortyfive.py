@@ -1,4 +1,4 @@
-"""Forty-Five: five tricks a hand, 5 points a trick, 10 for the bonus (RULES.md, Forty-Five).
+"""Forty-Five: five tricks a hand, 5 points a trick, 10 for the bonus (docs/rules.md#forty-five).
 
 Cards rank in an unusual order: the 5 of trumps is the best card, then the Jack of
 trumps, then the A♥ (a trump whatever the trump suit), and red and black suits run

@@ -1,4 +1,4 @@
-"""Navawhist: bids and tricks over a fixed table of hands (RULES.md, Navawhist)."""
+"""Navawhist: bids and tricks over a fixed table of hands (docs/rules.md#navawhist)."""
 
 from __future__ import annotations
 

@@ -2,6 +2,7 @@
 
 Quarantotto and Scala 40 share this reading so that the web keypad and the sheet
 turn an entry into points with the same function (each game brings its card values).
+The forms of an entry: docs/rules.md#points-as-a-total-a-sum-or-cards.
 """
 
 from __future__ import annotations

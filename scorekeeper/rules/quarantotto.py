@@ -1,4 +1,4 @@
-"""Quarantotto: rummy on a shared table, scored from the worst hand (RULES.md, Quarantotto).
+"""Quarantotto: rummy on a shared table, scored from the worst hand (docs/rules.md#quarantotto).
 
 Each game every player scores ``W - h``: ``h`` their points in hand, ``W`` the highest
 ``h`` at the table. Totals add up over the match and the highest total wins.

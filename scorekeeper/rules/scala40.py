@@ -1,4 +1,4 @@
-"""Scala 40: penalty points left in hand, elimination at a threshold (RULES.md, Scala 40).
+"""Scala 40: penalty points left in hand, elimination at a threshold (docs/rules.md#scala-40).
 
 Each deal the closer pays 0, a player who never opened pays a flat 100, everybody
 else the penalty points of their cards; closing in hand doubles every opponent.

@@ -8,7 +8,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
-from scorekeeper.access import qr_svg
+from scorekeeper.web.links import qr_svg
 
 from .conftest import shot
 from .test_accessibility import serious

@@ -1,4 +1,4 @@
-"""Cards typed or tapped (RULES.md, "Conventions for every game", "Cards typed or tapped")."""
+"""Cards typed or tapped (docs/rules.md#cards-typed-or-tapped)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules.cards import Card, parse_card, parse_cards, suit_symbol
 from scorekeeper.rules.core import RuleError
 
-# Written out from RULES.md, not imported from the module under test.
+# Written out from docs/rules.md, "Cards typed or tapped", not imported from the module under test.
 RANK_TOKENS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K"]
 SUIT_BY_LETTER = {"S": "♠", "H": "♥", "D": "♦", "C": "♣"}
 SYMBOLS = ["♠", "♥", "♦", "♣"]
@@ -206,7 +206,7 @@ separators = st.sampled_from([" ", ",", ", ", " , ", "\t", "  ", "\n"])
 
 
 def expected_card(token: str) -> Card:
-    """An independent reading of one well-formed token, straight from RULES.md."""
+    """An independent reading of one well-formed token, straight from docs/rules.md."""
     word = token.upper()
     italian = {"F": "J", "FANTE": "J", "D": "Q", "DONNA": "Q", "R": "K", "RE": "K"}
     if word in ("*", "JOLLY", "JOKER"):

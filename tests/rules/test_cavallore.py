@@ -1,4 +1,7 @@
-"""Cavallo Re: playing a deal, its exact odds, a player's statistics and the log."""
+"""Cavallo Re: playing a deal, its exact odds, a player's statistics and the log.
+
+See docs/rules.md#cavallo-re.
+"""
 
 from __future__ import annotations
 

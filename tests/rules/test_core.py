@@ -1,4 +1,7 @@
-"""What every game shares: errors, options, games, places, totals and input checks."""
+"""What every game shares: errors, options, games, places, totals and input checks.
+
+See docs/rules.md#conventions-for-every-game.
+"""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Forty-Five: card order, tricks, the bonus, sides and the match (RULES.md, Forty-Five)."""
+"""Forty-Five: card order, tricks, the bonus, sides and the match (docs/rules.md#forty-five)."""
 
 from __future__ import annotations
 
@@ -25,7 +25,7 @@ from scorekeeper.rules.fortyfive import (
     trump_rank,
 )
 
-# The rank table of RULES.md, typed in as printed: a bare rank belongs to the row's suit.
+# The rank tables of docs/rules.md#forty-five-card-ranks; a bare rank belongs to the row's suit.
 BLACK = "K Q J A 2 3 4 5 6 7 8 9 10"
 DIAMONDS = "K Q J 10 9 8 7 6 5 4 3 2 A"
 HEARTS = "K Q J 10 9 8 7 6 5 4 3 2"
@@ -44,7 +44,7 @@ def expand(row: str, suit: str) -> list[str]:
 
 
 def model_winner(trump: str, cards: list[Card]) -> int:
-    """The winner read straight off the RULES.md table."""
+    """The winner read straight off the docs/rules.md rank tables."""
     trumps = expand(RULES_TABLE[trump][0], trump)
     names = [str(c) for c in cards]
     played_trumps = [n for n in names if n in trumps]

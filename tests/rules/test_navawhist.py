@@ -1,4 +1,4 @@
-"""Navawhist (RULES.md, "Navawhist"): the table of hands, bidding, scoring and the sheet."""
+"""Navawhist (docs/rules.md#navawhist): the table of hands, bidding, scoring and the sheet."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ from scorekeeper.rules.navawhist import (
     tricks_left,
 )
 
-# The official table of hands, written out from RULES.md (and the Italian original), hand by hand.
+# The table of hands of docs/rules.md#navawhist-the-table-of-hands (and the Italian original).
 TABLE: dict[int, list[int]] = {
     2: [2, 2, 4, 4, 6, 6, 8, 8, 10, 10, 12, 12, 14, 14, 15, 15, 15, 15],
     3: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 16, 16],
@@ -49,7 +49,7 @@ def test_the_cases_read_as_the_rules_name_them() -> None:
 
 
 def order_of(players: int, dealer: int) -> list[int]:
-    """Bidding order from RULES.md: the seat after the dealer first, the dealer last."""
+    """Bidding order from docs/rules.md: the seat after the dealer first, the dealer last."""
     return [(dealer + step) % players for step in range(1, players + 1)]
 
 
@@ -177,7 +177,7 @@ def test_completed_tricks_add_up(cards: int, data: st.DataObject) -> None:
         assert completed == tricks
 
 
-# --- scoring: the worked examples of RULES.md -------------------------------------------------
+# --- scoring: the worked examples of docs/rules.md#navawhist-worked-examples -------------------
 
 
 @pytest.mark.parametrize(
@@ -631,7 +631,7 @@ def play(players: int, count: int, first_dealer: int, hook: bool,
 
 def check_sheet(players: int, hands: list[dict[str, Any]], first_dealer: int,
                 hook: bool) -> None:
-    """The sheet of ``hands`` agrees with score_hand, hand by hand, and with RULES.md."""
+    """The sheet of ``hands`` agrees with score_hand, hand by hand, and with docs/rules.md."""
     sheet = build_sheet(players, hands, first_dealer=first_dealer, hook=hook)
     totals = [0] * players
     assert len(sheet.rows) == len(hands)

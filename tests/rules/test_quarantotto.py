@@ -1,4 +1,4 @@
-"""Quarantotto (RULES.md, "Quarantotto"): card points, W - h, match length, refusals."""
+"""Quarantotto (docs/rules.md#quarantotto): card points, W - h, match length, refusals."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from scorekeeper.rules.quarantotto import (
 
 from .conftest import refused
 
-# Written out from RULES.md, not imported from the module under test.
+# Written out from docs/rules.md, "Quarantotto", not imported from the module under test.
 VALUE = {"A": 15, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 11)}}
 RANKS = list(VALUE)
 

@@ -1,4 +1,4 @@
-"""Scala 40 (RULES.md, "Scala 40"): penalties, closing in hand, elimination, re-entry, pairs."""
+"""Scala 40 (docs/rules.md#scala-40): penalties, closing in hand, elimination, re-entry, pairs."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ from scorekeeper.rules.scala40 import (
 
 from .conftest import refused
 
-# Written out from RULES.md, not imported from the module under test.
+# Written out from docs/rules.md, "Scala 40", not imported from the module under test.
 VALUE = {"*": 25, "A": 11, "J": 10, "Q": 10, "K": 10, **{str(n): n for n in range(2, 11)}}
 RANKS = list(VALUE)
 DEFAULTS = {"end": "elimination", "threshold": 101, "deals": 10, "reentry": False,
@@ -461,7 +461,7 @@ def test_re_entry_refusals() -> None:
 
 
 def test_re_entry_only_before_the_deal_right_after_the_elimination() -> None:
-    """RULES.md: only before the deal that immediately follows the elimination."""
+    """docs/rules.md#scala-40-re-entry: only before the deal right after the elimination."""
     # Seats 2 and 3 go out in deal 1; deal 2 is played without them.
     out_1 = [deal(0, [None, 50, 60, 101]), deal(0, [None, 40, 105, None])]
     assert [d["seat"] for d in build_sheet(4, out_1[:1], reentry=True).status[

@@ -1,0 +1,101 @@
+"""Where the app's files are, its defaults, and what the environment and instance/ change.
+
+Settings come, in this order: the defaults below, then ``instance/config.py`` (any Flask
+setting), then a test's ``test_config``; the environment variables are read into the
+defaults (docs/operating.md lists them).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+import sys
+from pathlib import Path
+from typing import Any
+
+from flask import Flask
+
+ROOT = Path(__file__).resolve().parent.parent
+if not (ROOT / "templates").is_dir():
+    # Installed from a wheel: templates, static files and migrations are in <prefix>/share.
+    ROOT = Path(sys.prefix) / "share" / "scorekeeper"
+
+
+def _secret_key(instance: Path) -> str:
+    """The instance's secret key, generated once into instance/secret_key."""
+    path = instance / "secret_key"
+    if not path.exists():
+        path.write_text(secrets.token_hex(32))
+        path.chmod(0o600)
+    return path.read_text().strip()
+
+
+def _flag(name: str) -> bool:
+    """An on/off setting from the environment."""
+    return os.environ.get(name, "").lower() in ("1", "true", "yes", "on")
+
+
+def database_url(url: str) -> str:
+    """``url`` with psycopg 3 as the driver of a plain PostgreSQL URL.
+
+    >>> database_url("postgres://u@db/score")
+    'postgresql+psycopg://u@db/score'
+    """
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix):]
+    return url
+
+
+def defaults(instance: Path) -> dict[str, Any]:
+    """The settings every app starts from, the environment's included."""
+    return dict(
+        SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL")
+        or f"sqlite:///{instance / 'scorekeeper.db'}",
+        # Behind a reverse proxy: how many proxies set X-Forwarded-For/-Proto/-Host.
+        PROXIES=int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0),
+        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
+        BABEL_DEFAULT_LOCALE="en",
+        LANGUAGES=("en", "it"),
+        SESSION_COOKIE_SAMESITE="Lax",
+        SESSION_COOKIE_HTTPONLY=True,
+        # Set SESSION_COOKIE_SECURE=1 when the app is served over HTTPS.
+        SESSION_COOKIE_SECURE=_flag("SESSION_COOKIE_SECURE"),
+        PERMANENT_SESSION_LIFETIME=400 * 24 * 3600,
+        # The cookie is sent again only when the session changed, not on every response.
+        SESSION_REFRESH_EACH_REQUEST=False,
+        # A household install open for editing by anyone who can reach it.
+        OPEN_EDIT=_flag("SCOREKEEPER_OPEN_EDIT"),
+        WTF_CSRF_TIME_LIMIT=None,
+        # What a request may cost: every form of the app is a few KB; a larger body gets a
+        # 413 before anything reads it. Backup uploads have their own limit.
+        MAX_CONTENT_LENGTH=512 * 1024,
+        MAX_FORM_MEMORY_SIZE=512 * 1024,
+        MAX_FORM_PARTS=300,
+        MAX_BACKUP_LENGTH=16 * 1024 * 1024,
+        # Bytes each in-process cache of a worker may hold (see scorekeeper.engine.cache).
+        CACHE_BUDGETS={"sheets": 8 * 1024 * 1024, "sheet-html": 4 * 1024 * 1024,
+                       "pages": 8 * 1024 * 1024},
+        # Games besides the five, by module name (docs/architecture.md, "Adding a game").
+        GAMES=(),
+    )
+
+
+def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
+    """Load the settings into ``app``: defaults, instance/config.py or ``test_config``,
+    then what follows from them (the secret key, the database driver, the proxies)."""
+    instance = Path(app.instance_path)
+    instance.mkdir(parents=True, exist_ok=True)
+    app.config.from_mapping(defaults(instance))
+    if test_config is None:
+        app.config.from_pyfile("config.py", silent=True)
+    else:
+        app.config.from_mapping(test_config)
+    if not app.config.get("SECRET_KEY"):
+        app.config["SECRET_KEY"] = _secret_key(instance)
+    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    if app.config["PROXIES"]:
+        from werkzeug.middleware.proxy_fix import ProxyFix
+
+        proxies = app.config["PROXIES"]
+        app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)

@@ -1,0 +1,236 @@
+"""A match's history as people read it: sentences with player names in the game's own words,
+the bids of a hand as one entry, and times in the viewer's time zone.
+
+The stored :class:`~scorekeeper.models.Change` rows keep every value before and after; this
+module only words them. Which game keeps which value, and how to say it, each game gives
+(its ``fields`` and ``numbered``, in ``scorekeeper/games/<game>.py``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, tzinfo
+from typing import Any
+
+from babel.dates import format_datetime
+from flask_babel import get_locale
+from flask_babel import gettext as _
+
+from ..models import Change
+from ..rules import N_
+
+
+@dataclass(frozen=True)
+class Field:
+    """A stored value of a hand: its kind, the label of its row and the phrase that says it.
+
+    Kinds: ``seats`` (a value per player), ``sides`` (a value per side), ``seat`` (a player),
+    ``side``, ``players`` (a list of players), ``tricks`` (the winner of each trick),
+    ``flag`` (yes or no), ``value`` (a number or a word), ``cards`` (plays of cards).
+    The phrase takes ``%(name)s`` and ``%(value)s``.
+    """
+
+    kind: str
+    label: str
+    phrase: str
+    none: str = ""  # what a stored None says, if anything
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One line of the history: a sentence, when, and every value before and after."""
+
+    sentence: str
+    when: str
+    iso: str
+    undone: bool
+    rows: tuple[tuple[str, str, str, bool], ...]  # label, before, after, changed
+
+
+class Wording:
+    """Says the values of one match's hands with its players' names."""
+
+    def __init__(self, fields: Mapping[str, Field], names: Sequence[str],
+                 sides: Sequence[Sequence[int]]):
+        self.names = list(names)
+        self.sides = [" + ".join(self.names[s] for s in side) for side in sides]
+        self.fields = fields
+
+    def who(self, index: Any, kind: str) -> str:
+        """The player (or side) at ``index``; — for none."""
+        people = self.sides if kind in ("side", "sides") else self.names
+        if isinstance(index, int) and not isinstance(index, bool) and 0 <= index < len(people):
+            return people[index]
+        return "—" if index is None else str(index)
+
+    def shown(self, field: Field, value: Any) -> str:
+        """A stored value as a short text for the before/after table."""
+        if value is None or value == []:
+            return "—"
+        if field.kind in ("seat", "side"):
+            return self.who(value, field.kind)
+        if field.kind == "flag":
+            return _("yes") if value else _("no")
+        if field.kind in ("seats", "sides") and isinstance(value, list):
+            return " · ".join(f"{self.who(i, field.kind)} {'—' if v is None else v}"
+                              for i, v in enumerate(value))
+        if field.kind in ("players", "tricks") and isinstance(value, list):
+            return " · ".join(self.who(v, "seat") for v in value)
+        if isinstance(value, list):
+            return " · ".join(map(str, value))
+        return str(value)
+
+    def facts(self, data: dict[str, Any] | None) -> list[str]:
+        """The values of a hand as phrases: "Anna bid 2, Bruno 0", "closed by Carla"."""
+        out = []
+        data = data or {}
+        keys = [k for k in self.fields if k in data] + [k for k in data if k not in self.fields]
+        for key in keys:
+            value, field = data[key], self.fields.get(key)
+            if field is None:
+                out.append(f"{key} {value}")
+            elif value is None and field.none:
+                out.append(_(field.none))
+            elif field.kind in ("seats", "sides") and isinstance(value, list):
+                given = [(self.who(i, field.kind), v) for i, v in enumerate(value) if v is not None]
+                if given:
+                    first = _(field.phrase, name=given[0][0], value=given[0][1])
+                    out.append(", ".join([first] + [f"{n} {v}" for n, v in given[1:]]))
+            elif field.kind == "players" and isinstance(value, list):
+                out += [_(field.phrase, name=self.who(v, "seat"), value="") for v in value]
+            elif field.kind == "flag":
+                if value:
+                    out.append(_(field.phrase))
+            elif value not in (None, "", []):
+                out.append(_(field.phrase, name=self.who(value, field.kind),
+                             value=self.shown(field, value)))
+        return out
+
+    def changes(self, old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[str]:
+        """What a correction changed: "Carla 3 tricks (was 2)"."""
+        old, new = old or {}, new or {}
+        out = []
+        for key in list(new) + [k for k in old if k not in new]:
+            before, after = old.get(key), new.get(key)
+            if before == after:
+                continue
+            field = self.fields.get(key) or Field("value", key, f"{key} %(value)s")
+            if after is None and field.kind != "flag":
+                out.append(_("%(what)s cleared", what=_(field.label)))
+            elif before is None and field.kind != "flag":
+                out += self.facts({key: after})
+            elif field.kind in ("seats", "sides") and isinstance(after, list) \
+                    and isinstance(before, list) and len(before) == len(after):
+                for i, (was, now) in enumerate(zip(before, after, strict=True)):
+                    if was != now:
+                        said = _(field.phrase, name=self.who(i, field.kind),
+                                 value="—" if now is None else now)
+                        out.append(_("%(change)s (was %(old)s)", change=said,
+                                     old="—" if was is None else was))
+            elif field.kind == "flag":
+                out.append(_(field.phrase) if after else _("not %(what)s", what=_(field.phrase)))
+            else:
+                said = _(field.phrase, name=self.who(after, field.kind),
+                         value=self.shown(field, after))
+                out.append(_("%(change)s (was %(old)s)", change=said,
+                             old=self.shown(field, before)))
+        return out
+
+    def table(self, old: dict[str, Any] | None, new: dict[str, Any] | None):
+        """Every value before and after, labelled: the rows an expanded entry shows."""
+        old_, new_ = old or {}, new or {}
+        keys = list(new_) + [k for k in old_ if k not in new_]
+        rows = []
+        for key in keys:
+            field = self.fields.get(key) or Field("value", key, "")
+            before = "—" if old is None else self.shown(field, old_.get(key))
+            after = "—" if new is None else self.shown(field, new_.get(key))
+            rows.append((_(field.label), before, after, old_.get(key) != new_.get(key)))
+        return tuple(rows)
+
+
+def grouped(changes: Sequence[Change]) -> list[list[Change]]:
+    """Changes oldest first, the consecutive entries of one hand (its bids, then its tricks)
+    in one group, and so its consecutive undos; each correction stands alone."""
+    groups: list[list[Change]] = []
+    for change in changes:
+        last = groups[-1][-1] if groups else None
+        if last is not None and change.kind == last.kind \
+                and change.kind in ("enter", "undo", "redo") \
+                and change.number == last.number and change.undone == last.undone:
+            groups[-1].append(change)
+        else:
+            groups.append([change])
+    return groups
+
+
+def local_time(moment: datetime, zone: tzinfo | None) -> str:
+    """``moment`` (stored in UTC) in the viewer's zone and language; labelled UTC without one."""
+    aware = moment.replace(tzinfo=UTC)
+    text = format_datetime(aware, "short", tzinfo=zone or UTC, locale=str(get_locale()))
+    return text if zone is not None else f"{text} UTC"
+
+
+def entries(numbered: str, fields: Mapping[str, Field], names: Sequence[str],
+            sides: Sequence[Sequence[int]], changes: Sequence[Change],
+            zone: tzinfo | None) -> list[Entry]:
+    """The history of a match, newest first, as sentences (``changes`` oldest first), its
+    rows named by ``numbered`` ("Hand %(n)s"), its times in ``zone``."""
+    wording = Wording(fields, names, sides)
+    undone_numbers: set[int] = set()
+    out = []
+    for group in grouped(changes):
+        first, last = group[0], group[-1]
+        hand = _(numbered, n=first.number)
+        if last.kind == "undo":
+            if last.new is None:
+                sentence = _("%(hand)s undone", hand=hand)
+            else:
+                sentence = _("%(hand)s: change undone: %(facts)s", hand=hand,
+                             facts="; ".join(wording.changes(first.old, last.new)))
+            undone_numbers.add(first.number)
+        elif last.kind == "redo":
+            facts = wording.changes(first.old, last.new) or wording.facts(last.new)
+            sentence = _("%(hand)s: redone: %(facts)s", hand=hand, facts="; ".join(facts))
+        elif last.kind == "correct":
+            facts = wording.changes(first.old, last.new) or [_("nothing changed")]
+            sentence = _("%(hand)s corrected: %(facts)s", hand=hand, facts="; ".join(facts))
+        elif first.number in undone_numbers and first.old is None:
+            sentence = _("%(hand)s entered again: %(facts)s", hand=hand,
+                         facts="; ".join(wording.facts(last.new)))
+        else:
+            sentence = _("%(hand)s: %(facts)s", hand=hand,
+                         facts="; ".join(wording.facts(last.new)))
+        out.append(Entry(sentence, local_time(last.created_at, zone),
+                         last.created_at.replace(tzinfo=UTC).isoformat(),
+                         all(c.undone for c in group), wording.table(first.old, last.new)))
+    return out[::-1]
+
+
+SHORT = 24  # the longest fact a button says whole: a bid, a deal's result
+
+
+def step_labels(numbered: str, fields: Mapping[str, Field], names: Sequence[str],
+                sides: Sequence[Sequence[int]], undoable: Change | None,
+                redoable: Change | None) -> tuple[str | None, str | None]:
+    """What Undo and Redo would take back, in words ("Undo: Anna bid 2", "Redo: Hand 4");
+    None where there is nothing to take back."""
+    wording = Wording(fields, names, sides)
+
+    def said(change: Change | None, before: Any, after: Any, template: str) -> str | None:
+        if change is None:
+            return None
+        if not after:
+            facts = []
+        else:
+            facts = wording.changes(before, after) if before else wording.facts(after)
+        # One short fact names itself ("Anna bid 2"); anything longer is named by its hand.
+        what = facts[0] if len(facts) == 1 and len(facts[0]) <= SHORT else _(
+            numbered, n=change.number)
+        return _(template, what=what)
+
+    return (said(undoable, undoable and undoable.old, undoable and undoable.new,
+                 N_("Undo: %(what)s")),
+            said(redoable, redoable and redoable.new, redoable and redoable.old,
+                 N_("Redo: %(what)s")))

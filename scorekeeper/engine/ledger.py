@@ -1,0 +1,182 @@
+"""The write path: every change to a match, checked by the rules before it is stored.
+
+Every change to a hand goes through :func:`save_hand`, which asks the rules engine to score
+the whole match with the change applied (:func:`~scorekeeper.engine.sheets.compute_sheet`)
+before anything is written; undo and redo are changes like any other.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm.attributes import set_committed_value
+
+from ..db import db
+from ..models import Change, Hand, Match, Player, Table, _now, name_key
+from ..rules import N_, RuleError, Sheet
+from .cache import cache
+from .sheets import compute_sheet, sheets
+
+ENTRIES = ("enter", "correct")  # the kinds of change a person makes; undo and redo take back
+
+
+class Conflict(Exception):
+    """The match changed since the form was shown (another phone, a double tap)."""
+
+
+def _bump_version(match: Match, expected: int | None) -> int:
+    """Claim the next version of ``match`` or raise Conflict: one writer wins. The new
+    version is set on ``match`` as stored, without reading the row again."""
+    statement = update(Match).where(Match.id == match.id)
+    if expected is not None:
+        statement = statement.where(Match.version == expected)
+    now = _now()
+    version = db.session.execute(
+        statement.values(version=Match.version + 1, updated_at=now).returning(Match.version)
+        .execution_options(synchronize_session=False)).scalar()
+    if version is None:
+        db.session.rollback()
+        raise Conflict
+    set_committed_value(match, "version", version)
+    set_committed_value(match, "updated_at", now)
+    bump_table(match.table_id)
+    return version
+
+
+def bump_table(table_id: str) -> None:
+    """A new version of the table, in the caller's transaction: its statistics are computed
+    again, and it comes first on its phones' home pages."""
+    db.session.execute(update(Table).where(Table.id == table_id).values(
+        version=Table.version + 1, updated_at=_now()).execution_options(
+        synchronize_session=False))
+
+
+def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
+              expected: int | None, kind: str = "enter", undoes: Change | None = None) -> Sheet:
+    """Set hand ``number`` to ``data`` (None removes the last hand), checked by the rules.
+
+    The sheet is computed once, with the change applied, before anything is written; once
+    stored it is the cached sheet of the match's new version. Raises RuleError (nothing
+    stored) when the match was abandoned or the rules refuse the match with the change, and
+    Conflict when the match changed since version ``expected``.
+    """
+    if match.abandoned:
+        raise RuleError(N_("This match was abandoned: take it up again to enter or change a "
+                           "hand."))
+    if match.locked and undoes is None:
+        raise RuleError(N_("This match is finished: tap Correct a hand to change one."))
+    hands = match.hands
+    inputs = [h.data for h in hands]
+    if not 1 <= number <= len(inputs) + 1 or (data is None and number != len(inputs)):
+        raise Conflict
+    if data is None:
+        inputs.pop()
+    elif number > len(inputs):
+        inputs.append(data)
+    else:
+        inputs[number - 1] = data
+    sheet = compute_sheet(match, inputs)
+    version = _bump_version(match, expected)
+    hand = hands[number - 1] if number <= len(hands) else None
+    old = dict(hand.data) if hand else None
+    if data is None:
+        hands.remove(hand)
+    elif hand is None:
+        hands.append(Hand(number=number, data=data))
+    else:
+        hand.data = data
+        hand.updated_at = _now()
+    change = Change(match_id=match.id, number=number, kind=kind, old=old, new=data)
+    db.session.add(change)
+    if undoes is not None:
+        undoes.undone = True
+    match.finished = sheet.finished
+    match.locked = sheet.finished
+    try:
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict from None
+    sheets().put((match.id, version), sheet)
+    if kind in ENTRIES:  # a new entry is what Undo takes back, and ends what Redo could
+        _steps().put((match.id, version), (change, None))
+    return sheet
+
+
+def undoable(match: Match) -> Change | None:
+    """The change Undo takes back: the latest entry, correction or redo not yet undone."""
+    return db.session.scalars(
+        select(Change)
+        .where(Change.match_id == match.id, Change.undone.is_(False),
+               Change.kind.in_((*ENTRIES, "redo")))
+        .order_by(Change.id.desc()).limit(1)).first()
+
+
+def redoable(match: Match) -> Change | None:
+    """The undo Redo takes back: the latest undo not yet redone, unless a hand was entered
+    or corrected after it (a new entry ends what can be redone, as in any editor)."""
+    last_entry = (select(func.coalesce(func.max(Change.id), 0))
+                  .where(Change.match_id == match.id, Change.kind.in_(ENTRIES))
+                  .scalar_subquery())
+    return db.session.scalars(
+        select(Change)
+        .where(Change.match_id == match.id, Change.kind == "undo", Change.undone.is_(False),
+               Change.id > last_entry)
+        .order_by(Change.id.desc()).limit(1)).first()
+
+
+def _steps() -> Any:
+    """The cache of what Undo and Redo would take back, by match and version."""
+    return cache("steps", lambda pair: 4096)
+
+
+def steps(match: Match) -> tuple[Change | None, Change | None]:
+    """What Undo and Redo would take back now (None: nothing), read once per version."""
+    return _steps().get((match.id, match.version),
+                        lambda: (undoable(match), redoable(match)))
+
+
+def undo(match: Match, *, expected: int | None) -> Sheet:
+    """Take back the latest change: that hand's inputs as they were before it.
+
+    Changes are taken back newest first, so a hand created by the change is the last hand.
+    Undoing the hand that finished a match reopens it. Raises RuleError when there is
+    nothing to undo, or when the rules refuse the result.
+    """
+    return _take_back(match, undoable(match), "undo", expected)
+
+
+def redo(match: Match, *, expected: int | None) -> Sheet:
+    """Put back the change the latest undo took back. Raises RuleError when there is
+    nothing to redo."""
+    return _take_back(match, redoable(match), "redo", expected)
+
+
+NOTHING = {"undo": N_("There is nothing to undo."), "redo": N_("There is nothing to redo.")}
+
+
+def _take_back(match: Match, change: Change | None, kind: str, expected: int | None) -> Sheet:
+    """Restore the inputs ``change`` replaced, recorded as a change of ``kind``."""
+    if change is None:
+        raise RuleError(NOTHING[kind])
+    return save_hand(match, change.number, change.old, expected=expected, kind=kind,
+                     undoes=change)
+
+
+def reopen(match: Match, *, expected: int | None) -> None:
+    """Make a finished match editable again."""
+    _bump_version(match, expected)
+    match.locked = False
+    db.session.commit()
+
+
+def seat_players(table: Table, names: list[str]) -> list[Player]:
+    """The table's players of these names, new ones added (the caller adds them with the
+    match that seats them)."""
+    keys = [name_key(n) for n in names]
+    existing = {p.key: p for p in db.session.scalars(
+        select(Player).where(Player.table_id == table.id, Player.key.in_(keys)))}
+    return [existing.get(key) or Player(table_id=table.id, name=name, key=key)
+            for name, key in zip(names, keys, strict=True)]

@@ -1,0 +1,216 @@
+"""What a match looks like on paper and in a download: the printed rows and the file names.
+
+The printed sheet is a paper score sheet: each hand's points with the running total beside
+them, and, while the match goes on, blank rows to carry on by hand. Every figure comes from
+the computed sheet; this module only lays it out.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import re
+import unicodedata
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from flask_babel import gettext as _
+
+from ..models import Match
+from ..rules import N_, Row, Sheet
+
+Cell = Callable[[Sheet, Row, int], str]
+
+
+@dataclass(frozen=True)
+class Lead:
+    """A leading column a game prints besides the hand's number and its dealer: its
+    heading, its kind (the width class: ``cards``, ``word``) and its cell for hand
+    ``number`` (``row`` None for a blank row)."""
+
+    heading: str
+    kind: str
+    cell: Callable[[Sheet, int, Row | None], str]
+    before_dealer: bool = False
+
+
+@dataclass(frozen=True)
+class Printing:
+    """How a game's match is printed and exported: what a cell shows before the points
+    (``detail``, for a column of a row) and the words of the legend that names the parts
+    of a cell; its leading columns; the marks its events print beside the hand's number;
+    the blank rows a match in progress goes on with (hand number and dealer), when the game
+    knows them; and the CSV's headings."""
+
+    detail: Cell
+    parts: tuple[str, str, str]
+    lead: tuple[Lead, ...] = ()
+    event_marks: Mapping[str, str] = field(default_factory=dict)
+    blank_rows: Callable[[Sheet], list[tuple[int, int | None]]] | None = None
+    csv_number: str = N_("Hand")
+    csv_points: str | None = None  # what each points column says before the players' names
+    csv_totals: str = N_("Total")
+    csv_total_row: Callable[[Sheet], list[Any]] | None = None  # under the points columns
+
+
+def no_detail(sheet: Sheet, row: Row, column: int) -> str:
+    """A cell that shows only the points and the running total."""
+    return ""
+
+
+BLANK_ROWS = 8  # empty rows printed under a match in progress whose length is open
+PORTRAIT_COLUMNS = 6  # more columns than this are printed on landscape pages
+
+
+@dataclass(frozen=True)
+class PrintedRow:
+    """One row of the printed sheet: its leading cells, then one cell per column."""
+
+    number: int
+    lead: tuple[str, ...]
+    cells: tuple[str, ...]
+    note: str = ""
+
+
+@dataclass(frozen=True)
+class PrintedSheet:
+    """The table of a printed match: its headings, played rows and blank rows to fill in.
+
+    Each column's cell holds the hand's detail, its points and the running total as one line
+    of aligned figures (``legend`` names them): a paper sheet of a hundred games stays a few
+    thousand boxes for the PDF renderer, not three times as many.
+    """
+
+    lead: tuple[tuple[str, str], ...]  # heading and kind (num, name, word) of leading cells
+    legend: str
+    rows: tuple[PrintedRow, ...]
+    blank: tuple[PrintedRow, ...]
+
+
+def _number(value: Any) -> str:
+    """A figure as printed: a real minus sign, nothing for None."""
+    if value is None:
+        return ""
+    return f"−{-value}" if isinstance(value, int) and value < 0 else str(value)
+
+
+def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
+                  printing: Printing) -> PrintedSheet:
+    """The rows of the printed sheet, and the blank rows a match in progress goes on with:
+    the ones the game knows (``printing.blank_rows``), else at least ``BLANK_ROWS`` empty
+    rows (more when the number of games left is known)."""
+    detail, sub = printing.detail, printing.parts
+    dealt = any(r.dealer is not None for r in sheet.rows) or (
+        sheet.next is not None and sheet.next.dealer is not None)
+    before = [lead for lead in printing.lead if lead.before_dealer]
+    after = [lead for lead in printing.lead if not lead.before_dealer]
+    lead = [("#", "num")] + [(_(c.heading), c.kind) for c in before] + (
+        [(_("Dealer"), "name")] if dealt else []) + [(_(c.heading), c.kind) for c in after]
+
+    def lead_cells(number: int, row: Row | None, dealer: int | None) -> tuple[str, ...]:
+        marks = [printing.event_marks[e] for e in row.events
+                 if e in printing.event_marks] if row else []
+        cells = [" ".join([str(number), *marks])]
+        cells += [c.cell(sheet, number, row) for c in before]
+        if dealt:
+            cells.append("" if dealer is None else names[dealer])
+        cells += [c.cell(sheet, number, row) for c in after]
+        return tuple(cells)
+
+    figures = [[(detail(sheet, row, c), _number(row.points[c]), _number(row.totals[c]))
+                for c in range(len(sheet.columns))] for row in sheet.rows]
+    gap = " " if len(sheet.columns) > PORTRAIT_COLUMNS else "  "
+    widths = [max([len(cell[i]) for cells in figures for cell in cells] + [1]) for i in range(3)]
+
+    def line(cell: tuple[str, str, str]) -> str:
+        if not cell[1] and not cell[0]:
+            return ""  # a column that took no part in the hand
+        parts = [text.rjust(width) for text, width in zip(cell, widths, strict=True)]
+        return gap.join(parts if sub[0] else parts[1:])
+
+    rows = tuple(
+        PrintedRow(row.number, lead_cells(row.number, row, row.dealer),
+                   tuple(line(cell) for cell in cells),
+                   _("annulled (stalemate)") if row.annulled else "")
+        for row, cells in zip(sheet.rows, figures, strict=True))
+    blank: list[PrintedRow] = []
+    if not sheet.finished:
+        empty = ("",) * len(sheet.columns)
+        if printing.blank_rows is not None:
+            blank = [PrintedRow(n, lead_cells(n, None, dealer), empty)
+                     for n, dealer in printing.blank_rows(sheet)]
+        else:
+            left = (sheet.status.get("games") or 0) - len(sheet.rows)
+            start = len(sheet.rows) + 1
+            for n in range(start, start + max(BLANK_ROWS, left)):
+                dealer = sheet.next.dealer if sheet.next and n == start else None
+                blank.append(PrintedRow(n, lead_cells(n, None, dealer), empty))
+    legend = _("Each cell: %(parts)s.", parts=", ".join(_(word) for word in sub if word))
+    return PrintedSheet(tuple(lead), legend, rows, tuple(blank))
+
+
+def _slug(text: str, length: int = 12) -> str:
+    """``text`` in plain ASCII letters and digits, for a file name.
+
+    >>> _slug("Niccolò D'Amico")
+    'NiccoloDAmic'
+    """
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode()
+    return re.sub(r"[^A-Za-z0-9]+", "", folded)[:length]
+
+
+def download_name(match: Match, extension: str) -> str:
+    """A file name that tells matches apart: game, date, players and a short part of the id.
+
+    For example ``navawhist-2026-11-30-Anna-Bruno-Carla-x7Gq2a.pdf``.
+    """
+    players = [slug for slug in (_slug(name) for name in match.names[:6]) if slug]
+    short = _slug(match.id, 6) or "match"
+    parts = [match.game, f"{match.created_at:%Y-%m-%d}", *players, short]
+    return "-".join(parts) + f".{extension}"
+
+
+def csv_rows(match: Match, sheet: Sheet, names: Sequence[str],
+             printing: Printing) -> list[list[Any]]:
+    """A match for a spreadsheet: a row per hand with each column's points and running total,
+    then the totals. A game without a dealer has no Dealer column; a game may name its
+    points and totals columns otherwise, and fill its total row's points columns."""
+    columns = [" + ".join(names[s] for s in column) for column in sheet.columns]
+    dealt = any(row.dealer is not None for row in sheet.rows)
+    points = [f"{_(printing.csv_points)}: {c}" for c in columns] if printing.csv_points \
+        else columns
+    totals = [f"{_(printing.csv_totals)}: {c}" for c in columns]
+    rows: list[list[Any]] = [[_(printing.csv_number)] + ([_("Dealer")] if dealt else [])
+                             + points + totals]
+    for row in sheet.rows:
+        dealer = [names[row.dealer] if row.dealer is not None else ""] if dealt else []
+        rows.append([row.number] + dealer + ["" if p is None else p for p in row.points]
+                    + list(row.totals))
+    blank = [""] if dealt else []
+    if printing.csv_total_row is not None:
+        rows.append([_("Total")] + blank + printing.csv_total_row(sheet) + list(sheet.totals))
+    else:
+        rows.append([_("Total")] + blank + list(sheet.totals) + [""] * len(columns))
+    return rows
+
+
+# A spreadsheet runs a cell that starts with one of these as a formula.
+FORMULA = ("=", "+", "-", "@", "\t", "\r")
+
+
+def safe_cell(value: Any) -> Any:
+    """``value`` as a spreadsheet shows it and never runs it (OWASP's advice on CSV
+    injection): text that a spreadsheet would take for a formula gets a leading quote.
+
+    >>> safe_cell("=SUM(A1)"), safe_cell("@x"), safe_cell(-5), safe_cell("Anna")
+    ("'=SUM(A1)", "'@x", -5, 'Anna')
+    """
+    return "'" + value if isinstance(value, str) and value.startswith(FORMULA) else value
+
+
+def csv_text(rows: list[list[Any]]) -> str:
+    """``rows`` as CSV, every cell through :func:`safe_cell`."""
+    out = io.StringIO()
+    csv.writer(out).writerows([[safe_cell(value) for value in row] for row in rows])
+    return out.getvalue()

@@ -1,0 +1,64 @@
+"""The one road from stored inputs to a computed sheet: every page, PDF, export and
+statistic reads :func:`compute_sheet`, cached by the match's version."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..models import Match
+from ..rules import GAMES, Sheet
+from .cache import cache
+
+
+def sheet_weight(sheet: Sheet) -> int:
+    """The bytes a cached sheet holds, estimated from its size without walking it: a row
+    and player holds about 100 bytes of small objects."""
+    return 2048 + 100 * len(sheet.rows) * (sheet.players + 2)
+
+
+def sheets() -> Any:
+    """The cache of computed sheets, by match and version."""
+    return cache("sheets", sheet_weight)
+
+
+def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None) -> Sheet:
+    """The match's sheet, from its stored hands (cached by version) or from ``hands``."""
+    game = GAMES[match.game]
+    if hands is not None:
+        return game.build_sheet(len(match.seats), hands, first_dealer=match.first_dealer,
+                                **match.options)
+    return sheets().get((match.id, match.version), lambda: compute_sheet(
+        match, [h.data for h in match.hands]))
+
+
+def sheet_json(match: Match, sheet: Sheet) -> dict[str, Any]:
+    """The computed sheet as JSON-able data: what /matches/<id>.json returns."""
+    names = match.names
+    return {
+        "id": match.id,
+        "game": match.game,
+        "options": dict(sheet.options),
+        "first_dealer": match.first_dealer,
+        "players": [{"seat": i, "name": name} for i, name in enumerate(names)],
+        "columns": [list(c) for c in sheet.columns],
+        "hands": [
+            {"number": r.number, "dealer": r.dealer, "inputs": dict(r.inputs),
+             "points": list(r.points), "totals": list(r.totals),
+             "notes": [note and note.label for note in r.notes],
+             "annulled": r.annulled, "events": [e.label for e in r.events]}
+            for r in sheet.rows
+        ],
+        "totals": list(sheet.totals),
+        "ranking": [
+            {"place": place, "column": i, "seats": list(sheet.columns[i]),
+             "names": [names[s] for s in sheet.columns[i]], "total": sheet.totals[i]}
+            for i, place in sorted(enumerate(sheet.places), key=lambda p: (p[1], p[0]))
+        ],
+        "winners": list(sheet.winners),
+        "status": "finished" if sheet.finished else "in progress",
+        "details": dict(sheet.status),
+        "next": None if sheet.next is None else {
+            "number": sheet.next.number, "dealer": sheet.next.dealer,
+            "seats": list(sheet.next.seats), "info": dict(sheet.next.info)},
+        "version": match.version,
+    }

@@ -1,0 +1,213 @@
+"""A table's statistics: per game and per player, head-to-head, and a skill rating.
+
+Every figure comes from the computed sheets of the table's matches (``compute_sheet``, the
+one road from stored inputs to scores) and from the counts each game's rules module
+declares (``Game.counts`` and ``Game.figures``): nothing here scores a hand. The facts of
+each match are cached by its version, the statistics by the table's version, which every
+change to any of its matches bumps; the ratings resume from the first match that changed,
+so a correction of a past match rates every later one again, in order.
+"""
+
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.orm import selectinload
+
+from ..db import db
+from ..models import Match, Player, Table
+from ..rules import GAMES, Figure
+from .cache import cache
+from .sheets import compute_sheet
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What the statistics need of one match, from its computed sheet."""
+
+    id: str
+    game: str
+    created_at: datetime
+    finished: bool
+    columns: tuple[tuple[int, ...], ...]  # player ids of each column
+    totals: tuple[int, ...]
+    places: tuple[int, ...]
+    winners: tuple[int, ...]
+    counts: tuple[dict[str, int], ...]  # the game's counts, per column
+
+
+def facts_of(match: Match) -> Facts:
+    """The facts of a match, from its computed sheet and its game's counts."""
+    sheet = compute_sheet(match)
+    game = GAMES[match.game]
+    ids = [seat.player_id for seat in match.seats]
+    return Facts(
+        id=match.id, game=match.game, created_at=match.created_at, finished=sheet.finished,
+        columns=tuple(tuple(ids[s] for s in column) for column in sheet.columns),
+        totals=tuple(sheet.totals), places=tuple(sheet.places), winners=tuple(sheet.winners),
+        counts=game.counts(sheet) if game.counts else tuple({} for _c in sheet.columns))
+
+
+def table_facts(table_id: str) -> list[Facts]:
+    """The facts of every match of the table, oldest first; only the matches that changed
+    since they were last read are loaded."""
+    known = cache("match-facts")
+    rows = db.session.execute(select(Match.id, Match.version).where(
+        Match.table_id == table_id).order_by(Match.created_at, Match.id)).all()
+    missing = [match_id for match_id, version in rows
+               if known.peek((match_id, version)) is None]
+    if missing:
+        for match in db.session.scalars(select(Match).options(selectinload(Match.hands))
+                                        .where(Match.id.in_(missing))):
+            known.get((match.id, match.version), lambda m=match: facts_of(m))
+    return [known.get((match_id, version), lambda: None) for match_id, version in rows]
+
+
+@dataclass
+class Line:
+    """One player's (or one partnership's) figures in one game."""
+
+    played: int = 0
+    won: int = 0
+    scores: list[int] = field(default_factory=list)
+    streak: int = 0
+    best_streak: int = 0
+    counts: Counter = field(default_factory=Counter)
+
+    @property
+    def win_rate(self) -> float | None:
+        return round(100 * self.won / self.played, 1) if self.played else None
+
+    @property
+    def average(self) -> float | None:
+        return round(sum(self.scores) / len(self.scores), 1) if self.scores else None
+
+    def figure(self, figure: Figure) -> float | int | None:
+        return figure.value(self.counts)
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A player's skill rating in a game: mean and uncertainty (openskill)."""
+
+    mu: float
+    sigma: float
+
+    @property
+    def ordinal(self) -> float:
+        """The rating shown: the mean less three uncertainties, a cautious estimate."""
+        return self.mu - 3 * self.sigma
+
+
+@dataclass
+class GameStats:
+    """A game's statistics at one table."""
+
+    key: str
+    matches: int = 0
+    finished: int = 0
+    players: dict[int, Line] = field(default_factory=lambda: defaultdict(Line))
+    sides: dict[tuple[int, ...], Line] = field(default_factory=lambda: defaultdict(Line))
+    ratings: dict[int, Rating] = field(default_factory=dict)
+    history: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
+    rated: int = 0
+
+
+@dataclass
+class TableStats:
+    """A table's statistics: per game, and head-to-head across games."""
+
+    games: dict[str, GameStats]
+    names: dict[int, str]
+    # (a, b) -> matches where a finished ahead of b
+    ahead: Counter
+
+    def rivals(self, order: list[int]) -> list[int]:
+        """The players, in ``order``, who met another in a finished match."""
+        met = {p for pair in self.ahead for p in pair}
+        return [p for p in order if p in met]
+
+
+def _add(line: Line, facts: Facts, column: int) -> None:
+    """One match of a player (or side) into its line."""
+    line.counts.update(facts.counts[column])
+    if not facts.finished:
+        return
+    line.played += 1
+    line.scores.append(facts.totals[column])
+    if column in facts.winners:
+        line.won += 1
+        line.streak += 1
+        line.best_streak = max(line.best_streak, line.streak)
+    else:
+        line.streak = 0
+
+
+def compute(table_id: str) -> TableStats:
+    """The statistics of the table from its matches' facts."""
+    games: dict[str, GameStats] = {}
+    ahead: Counter = Counter()
+    everything = table_facts(table_id)
+    for facts in everything:
+        stats = games.setdefault(facts.game, GameStats(facts.game))
+        stats.matches += 1
+        stats.finished += facts.finished
+        for column, players in enumerate(facts.columns):
+            for player in players:
+                _add(stats.players[player], facts, column)
+            if len(players) > 1:
+                _add(stats.sides[players], facts, column)
+        if facts.finished and len(facts.columns) > 1:
+            for a_column, a_players in enumerate(facts.columns):
+                for b_column, b_players in enumerate(facts.columns):
+                    if facts.places[a_column] < facts.places[b_column]:
+                        ahead.update((a, b) for a in a_players for b in b_players)
+    for key, stats in games.items():
+        _rate(table_id, key, stats, everything)
+    names = dict(db.session.execute(select(Player.id, Player.name).where(
+        Player.table_id == table_id)).all())
+    return TableStats(games=dict(sorted(games.items(), key=lambda g: list(GAMES).index(g[0]))),
+                      names=names, ahead=ahead)
+
+
+def _rate(table_id: str, game: str, stats: GameStats, everything: list[Facts]) -> None:
+    """Rate the game's finished matches in order (openskill, Plackett-Luce, partnerships as
+    teams), resuming after the longest run of matches rated before and unchanged since."""
+    from openskill.models import PlackettLuce
+
+    rated = [f for f in everything if f.game == game and f.finished and len(f.columns) > 1]
+    runs = cache("rating-runs")
+    done, states = runs.peek((table_id, game)) or ([], [])
+    same = 0
+    while same < min(len(done), len(rated)) and done[same] == rated[same]:
+        same += 1
+    model = PlackettLuce()
+    state: dict[int, tuple[float, float]] = dict(states[same - 1]) if same else {}
+    done, states = done[:same], states[:same]
+    for facts in rated[same:]:
+        teams = [[model.rating(*state.get(p, (model.mu, model.sigma))) for p in column]
+                 for column in facts.columns]
+        for column, team in zip(facts.columns, model.rate(teams, ranks=list(facts.places)),
+                                strict=True):
+            for player, rating in zip(column, team, strict=True):
+                state[player] = (rating.mu, rating.sigma)
+        done.append(facts)
+        states.append(dict(state))
+    runs.put((table_id, game), (done, states))
+    stats.rated = len(done)
+    stats.ratings = {p: Rating(mu, sigma) for p, (mu, sigma) in state.items()}
+    history: dict[int, list[tuple[int, float]]] = defaultdict(list)
+    for step, (facts, after) in enumerate(zip(done, states, strict=True), start=1):
+        for column in facts.columns:
+            for player in column:
+                mu, sigma = after[player]
+                history[player].append((step, Rating(mu, sigma).ordinal))
+    stats.history = dict(history)
+
+
+def table_stats(table: Table) -> TableStats:
+    """The table's statistics, computed once per version of the table."""
+    return cache("table-stats").get((table.id, table.version), lambda: compute(table.id))

@@ -1,0 +1,206 @@
+"""Navawhist at the table: bids one player at a time, then tricks, and corrections."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask_babel import gettext as _
+
+from ..db import db
+from ..engine.history import Field
+from ..engine.ledger import Conflict, save_hand
+from ..engine.printing import Lead, Printing
+from ..engine.sheets import compute_sheet
+from ..models import Match
+from ..rules import N_, Row, RuleError, Sheet, navawhist
+from ..web.access import needs_edit_right
+from ..web.entry import addressed, check_form, stored_inputs
+from ..web.forms import BidForm, HandForm, SeatValuesForm, whole
+from ..web.games import GameSpec
+from ..web.i18n import rule_message
+from ..web.pages import (
+    after_change,
+    answer_refusal,
+    get_match,
+    is_htmx,
+    refusal_over_live,
+    render_compact,
+    render_sheet,
+    seat_at,
+)
+
+bp = Blueprint("navawhist", __name__)
+EDIT = "hands/correct.html"
+BID = "games/navawhist/_bid.html"
+TRICKS = "games/navawhist/_tricks.html"
+
+
+def _pending(match: Match, number: int) -> dict[str, Any]:
+    """A copy of the inputs of hand ``number`` if it is stored, else an empty hand."""
+    return stored_inputs(match, number, {"bids": [None] * len(match.seats), "tricks": None})
+
+
+def _bids(match: Match, sheet: Sheet, *, asking: int | None = None, error: str | None = None,
+          status: int = 200):
+    """The entry panel (htmx: it replaces itself), the keypad asking ``asking``'s bid."""
+    if is_htmx():
+        return render_compact(BID, match=match, sheet=sheet, names=match.names, asking=asking,
+                              error=error, error_at="save"), status
+    return render_sheet(match, status=status, asking=asking, error=error, error_at="save")
+
+
+def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
+    """Whose bid the keypad asks again, when the page's address says so (``ask``: an
+    earlier bid tapped without JavaScript) and that bid can still change."""
+    if not addressed(args, match):
+        return {}
+    seat = whole(args.get("ask"))
+    return {"asking": seat} if seat in compute_sheet(match).next.info.get("changeable", ()) \
+        else {}
+
+
+@bp.post("/matches/<match_id>/navawhist/bid")
+def bid(match_id: str):
+    """Record one player's bid, the next bidder's or a change of an earlier one; a tap on
+    an earlier bid (``change``) asks that player's bid again, storing nothing."""
+    match = get_match(match_id, "navawhist")
+    changing = request.form.get("change")
+    form = HandForm() if changing is not None else BidForm()
+    try:
+        check_form(form, match)
+        sheet = compute_sheet(match)
+        if sheet.next is None or form.number.data != sheet.next.number \
+                or sheet.next.info["phase"] != "bids":
+            raise Conflict
+        info = sheet.next.info
+        if changing is not None:
+            seat = whole(changing)
+            if seat not in info["changeable"]:
+                raise Conflict
+            if not is_htmx():
+                return redirect(url_for("matches.show", match_id=match.id, n=sheet.next.number,
+                                        ask=seat, _anchor="turn"), 303)
+            return _bids(match, sheet, asking=seat)
+        if form.seat.data != info["bidder"] and form.seat.data not in info["changeable"]:
+            raise Conflict
+        data = _pending(match, form.number.data)
+        bids = list(data["bids"])
+        bids[form.seat.data] = whole(form.bid.data)
+        data["bids"] = bids
+        sheet = save_hand(match, form.number.data, data, expected=form.version.data)
+    except Conflict as error:
+        return refusal_over_live(match, error)
+    except RuleError as error:
+        db.session.rollback()
+        db.session.refresh(match)
+        return _bids(match, compute_sheet(match), asking=form.seat.data, status=422,
+                     error=rule_message(error, match.names))
+    return _bids(match, sheet) if is_htmx() else after_change(match)
+
+
+@bp.post("/matches/<match_id>/navawhist/tricks")
+def tricks(match_id: str):
+    """Record every player's tricks (or, with action=preview, show the points they give)."""
+    match = get_match(match_id, "navawhist")
+    form = SeatValuesForm()
+    preview = request.form.get("action") == "preview"
+    chosen = form.seat_values(len(match.seats))
+    try:
+        check_form(form, match)
+        sheet = compute_sheet(match)
+        if sheet.next is None or form.number.data != sheet.next.number \
+                or sheet.next.info.get("phase") != "tricks":
+            raise Conflict
+        data = _pending(match, form.number.data)
+        chosen = data["tricks"] = navawhist.complete_tricks(sheet.next.info["cards"], chosen)
+        data["trump"] = form.trump.data or None
+        if preview:
+            return _preview(match, sheet, form, data)
+        save_hand(match, form.number.data, data, expected=form.version.data)
+    except (RuleError, Conflict) as error:
+        return answer_refusal(match, error, at=seat_at(error), form=form, chosen=chosen)
+    return after_change(match, saved=form.number.data)
+
+
+def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, Any]):
+    """The tricks panel with what is left to assign and, once complete, each player's points."""
+    hands = [h.data for h in match.hands][: form.number.data - 1] + [data]
+    left = navawhist.tricks_left(sheet.next.info["cards"], data["tricks"])
+    row, error = None, None
+    if left == 0:
+        try:
+            row = compute_sheet(match, hands).rows[form.number.data - 1]
+        except RuleError as exc:
+            error = exc
+    return render_template(TRICKS, match=match, sheet=sheet,
+                           names=match.names, form=form, chosen=data["tricks"], left=left, row=row,
+                           error=error and rule_message(error, match.names)), 200
+
+
+@bp.route("/matches/<match_id>/navawhist/<int:number>/edit", methods=["GET", "POST"])
+@needs_edit_right
+def edit(match_id: str, number: int):
+    """Correct a hand already played; every later total follows."""
+    match = get_match(match_id, "navawhist")
+    if not 1 <= number <= len(match.hands):
+        abort(404, _("There is no such hand."))
+    hand = match.hands[number - 1].data
+    if hand.get("tricks") is None:
+        abort(404, _("This hand is still being entered."))
+    form = SeatValuesForm(data={"version": match.version, "number": number,
+                                "trump": hand.get("trump") or ""})
+    players = len(match.seats)
+    values = {"bids": hand["bids"], "values": hand["tricks"]}
+    if request.method == "POST":
+        values = {"bids": form.seat_values(players, "bids"), "values": form.seat_values(players)}
+        try:
+            check_form(form, match)
+            if form.number.data != number:
+                raise Conflict
+            data = {"bids": values["bids"], "tricks": values["values"],
+                    "trump": form.trump.data or None}
+            save_hand(match, number, data, expected=form.version.data, kind="correct")
+        except (RuleError, Conflict) as error:
+            return answer_refusal(match, error, form=form, template=EDIT, values=values,
+                                  number=number)
+        return after_change(match, step="correct")
+    return render_sheet(match, form=form, template=EDIT, values=values, number=number)
+
+
+# What the shared pages ask of Navawhist.
+
+def _bids_tricks(sheet: Sheet, row: Row, column: int) -> str:
+    """A printed cell's detail: the bid and the tricks taken."""
+    return f"{row.inputs['bids'][column]}/{row.inputs['tricks'][column]}"
+
+
+def _cards(sheet: Sheet, number: int, row: Row | None) -> str:
+    """A printed row's cards dealt, and the trump when one was noted."""
+    trump = (row.inputs.get("trump") or "") if row else ""
+    return f"{sheet.status['schedule'][number - 1]} {trump}".strip()
+
+
+def _hands_left(sheet: Sheet) -> list[tuple[int, int | None]]:
+    """The hands still to play, with their dealers: the fixed table of hands."""
+    dealers = sheet.status["dealers"]
+    return [(n, dealers[n - 1])
+            for n in range(len(sheet.rows) + 1, len(sheet.status["schedule"]) + 1)]
+
+
+SPEC = GameSpec(
+    rules=navawhist.GAME,
+    blueprint=bp,
+    numbered=N_("Hand %(n)s"),
+    fields={
+        "bids": Field("seats", N_("Bids"), N_("%(name)s bid %(value)s")),
+        "tricks": Field("seats", N_("Tricks"), N_("%(name)s %(value)s tricks")),
+        "trump": Field("value", N_("Trump"), N_("trump %(value)s")),
+    },
+    printing=Printing(_bids_tricks, (N_("bid/tricks"), N_("points"), N_("running total")),
+                      lead=(Lead(N_("Cards"), "cards", _cards, before_dealer=True),),
+                      blank_rows=_hands_left),
+    blank_portrait_columns=4,  # a player's column holds bid, tricks and total
+    entry_context=entry_context,
+)

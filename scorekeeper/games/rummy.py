@@ -1,0 +1,99 @@
+"""The entry and correction flow Quarantotto and Scala 40 share: a draft of the hand (who
+closed, each player's cards on the keypad) shown again after every tap or choice, without
+JavaScript at an address that carries it, and stored once the rules accept it.
+
+Both print a cell the same way (:func:`printed_cell`).
+
+Each game gives its ``Draft`` (``posted``, ``read``, ``stored``, ``state``, ``tapped``), what
+its form asks to store (``saving()``: True for a save, False for a tap or a choice) and the
+data to store for a draft (``data(draft, sheet)``, the sheet as it is before the change).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import request
+from flask_babel import gettext as _
+
+from ..engine.ledger import Conflict, save_hand
+from ..engine.sheets import compute_sheet
+from ..models import Match
+from ..rules import Note, Row, RuleError, Sheet
+from ..web.entry import check_form, tap_address
+from ..web.forms import HandForm, whole
+from ..web.pages import after_change, answer_refusal, redraw, seat_at, still_next
+
+ENTRY_PANEL = "hands/_entry.html"
+
+Data = Callable[[Any, Sheet], dict[str, Any]]
+
+
+def enter(match: Match, draft_class: Any, *, saving: Callable[[], bool], data: Data):
+    """Record the next hand, or show the entry again after a tap or a choice."""
+    form = HandForm()
+    draft = draft_class.posted(len(match.seats))
+    try:
+        check_form(form, match)
+        sheet = compute_sheet(match)
+        if sheet.next is None or form.number.data != sheet.next.number:
+            raise Conflict
+        if draft.tapped or not saving():
+            return redraw(match, ENTRY_PANEL, draft=draft, address=tap_address(
+                "matches.show", form.number.data, draft.state(), match_id=match.id))
+        save_hand(match, form.number.data, data(draft, sheet), expected=form.version.data)
+    except Conflict as error:
+        return answer_refusal(match, error, draft=draft if still_next(match, form) else None)
+    except RuleError as error:
+        return answer_refusal(match, error, draft=draft, at=seat_at(error, "closer"))
+    return after_change(match, saved=form.number.data)
+
+
+def correct(match: Match, number: int, hand: dict[str, Any], draft_class: Any, *,
+            page: Callable[..., Any], saving: Callable[[], bool], data: Data):
+    """Correct hand ``number`` (stored as ``hand``): shown as stored, or as the address
+    carries it after a tap; shown again after a tap; stored once the rules accept it.
+    ``page(match, number, draft, error=...)`` draws the correction page."""
+    players = len(match.seats)
+    if request.method == "GET":
+        shown = whole(request.args.get("n")) == number
+        return page(match, number, draft_class.read(request.args, players) if shown
+                    else draft_class.stored(hand, players))
+    draft = draft_class.posted(players)
+    form = HandForm(data={"number": number})
+    try:
+        check_form(form, match)
+        if draft.tapped or not saving():
+            return page(match, number, draft)
+        save_hand(match, number, data(draft, compute_sheet(match)), expected=form.version.data,
+                  kind="correct")
+    except Conflict as error:
+        return page(match, number, draft_class.stored(hand, players), error=error)
+    except RuleError as error:
+        return page(match, number, draft, error=error)
+    return after_change(match, step="correct")
+
+
+# Short marks keep a column narrow on paper; the legend under the table explains them.
+MARKS = {Note.CLOSED: "✓", Note.CLOSED_IN_HAND: "✓✓", Note.NEVER_OPENED: "✗"}
+
+
+def printed_cell(sheet: Sheet, row: Row, column: int) -> str:
+    """A printed cell's detail: the points left in hand (Quarantotto) or how the player
+    closed, with a re-entry before it and "out" after it."""
+    if row.annulled:
+        return ""
+    back = {e["seat"]: e["total"] for e in sheet.status.get("events", ())
+            if e["deal"] == row.number and e["event"] == "reentry"}
+    words = []
+    for seat in sheet.columns[column]:
+        note = row.notes[seat] if seat < len(row.notes) else ""
+        shown = row.inputs["hand_points"][seat] if "hand_points" in row.inputs else None
+        word = MARKS.get(note) or ("" if shown is None else str(shown))
+        if seat in back:
+            word = f"↩{back[seat]} {word}".strip()
+        if note == Note.OUT:
+            word = f"{word} {_(note.label)}".strip()
+        words.append(word)
+    return " + ".join(w for w in words if w)

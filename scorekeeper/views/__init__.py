@@ -1,0 +1,12 @@
+"""The blueprints of the pages every game shares; none of them imports another."""
+
+from __future__ import annotations
+
+from flask import Blueprint
+
+
+def blueprints() -> list[Blueprint]:
+    """Every shared page's blueprint."""
+    from . import backups, exports, matches, site, tables
+
+    return [site.bp, tables.bp, matches.bp, exports.bp, backups.bp]

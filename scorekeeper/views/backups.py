@@ -1,0 +1,69 @@
+"""Backups: this phone's tables as a file and back, and every table of the instance from the
+command line (``flask export FILE``, ``flask import FILE``)."""
+
+from __future__ import annotations
+
+import json
+
+import click
+from flask import Blueprint, Response, current_app, render_template, request
+from flask_babel import gettext as _
+
+from ..db import db
+from ..engine.backups import BackupError, export_matches, import_matches, read_backup
+from ..web.access import current_device, my_table_ids
+
+bp = Blueprint("backups", __name__, cli_group=None)
+
+
+@bp.get("/backup.json")
+def backup_json():
+    """This phone's tables with their matches (every table on an open install), as a file."""
+    data = json.dumps(export_matches(my_table_ids()), ensure_ascii=False, indent=1)
+    return Response(data, mimetype="application/json", headers={
+        "Content-Disposition": 'attachment; filename="scorekeeper-backup.json"'})
+
+
+@bp.route("/backup", methods=["GET", "POST"])
+def restore():
+    """Download a backup, or add the matches of one to this instance."""
+    result = None
+    status = 200
+    if request.method == "POST":
+        upload = request.files.get("file")
+        try:
+            if upload is None or not upload.filename:
+                raise BackupError(_("Choose a backup file."))
+            copies: list[tuple[str, str]] = []
+            added, skipped, problems = import_matches(
+                read_backup(upload.read()), joining=lambda: current_device(create=True),
+                copies=copies)
+        except BackupError as error:
+            db.session.rollback()
+            return render_template("backup.html", error=str(error)), 422
+        result = {"added": len(added), "skipped": skipped, "problems": problems,
+                  "copies": copies}
+    return render_template("backup.html", result=result), status
+
+
+@bp.cli.command("export")
+@click.argument("file", type=click.File("w", encoding="utf-8"))
+def export_command(file) -> None:
+    """Write every table of this instance, with its phones, players and matches, to FILE."""
+    data = export_matches(None, phones=True)
+    json.dump(data, file, ensure_ascii=False, indent=1)
+    click.echo(f"{len(data['matches'])} matches exported.")
+
+
+@bp.cli.command("import")
+@click.argument("file", type=click.File("rb"))
+def import_command(file) -> None:
+    """Add the tables and matches of the backup FILE that this instance does not have yet."""
+    try:
+        with current_app.test_request_context():  # messages in the default language
+            added, skipped, problems = import_matches(read_backup(file.read()))
+    except BackupError as error:
+        raise click.ClickException(str(error)) from None
+    for problem in problems:
+        click.echo(f"skipped: {problem}", err=True)
+    click.echo(f"{len(added)} matches imported, {skipped} already here.")

@@ -1,0 +1,303 @@
+"""Matches: the home page, a new match, the live sheet, its history and its share page,
+and the changes of a whole match (undo, redo, reopen, abandon, resume)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from werkzeug.datastructures import MultiDict
+
+from ..db import db
+from ..engine.cache import cache
+from ..engine.history import entries
+from ..engine.ledger import Conflict, bump_table, redo, reopen, seat_players, undo
+from ..models import NAME_LENGTH, Change, Match, Seat, clean_name
+from ..rules import GAMES, RuleError
+from ..web import pagecache
+from ..web.access import can_edit
+from ..web.forms import StepForm, match_form
+from ..web.games import spec_of
+from ..web.i18n import rule_message
+from ..web.links import link_base, qr_svg, share_url
+from ..web.pages import (
+    after_change,
+    answer_refusal,
+    elsewhere_notice,
+    get_match,
+    is_htmx,
+    match_version,
+    render_sheet,
+    saved_notice,
+    sheet_context,
+    viewer_zone,
+)
+from ..web.tables import chosen_table, home_tables, known_players, page_number, table_for_new_match
+
+bp = Blueprint("matches", __name__)
+ROW_ACTIONS = ("up", "remove")
+
+
+@bp.get("/")
+def home():
+    """This phone's tables, each with its matches ten a page, in progress first; New match.
+
+    A match's address is its secret: only the tables this phone belongs to are listed
+    (every table on an install open to everyone).
+    """
+    page = page_number()
+    rows, count = home_tables(page)
+    return render_template("matches/home.html", tables=rows, count=count, games=GAMES,
+                           page=page)
+
+
+def _edit_rows(form: Any) -> bool:
+    """Apply an add, move-up or remove button to the player rows; True when one was pressed."""
+    action = request.form.get("action", "")
+    names = form.names()
+    if action == "add" and len(names) < form.game.max_players:
+        names.append(request.form.get("add_name", "").strip())
+    elif action.startswith("pick:") and (
+            "" in names or len(names) < form.game.max_players):
+        picked = action[5:]
+        if "" in names:
+            names[names.index("")] = picked
+        else:
+            names.append(picked)
+    elif action.partition(":")[0] in ROW_ACTIONS:
+        verb, _sep, index = action.partition(":")
+        i = int(index) if index.isdecimal() and len(index) < 4 else -1
+        if verb == "up" and 0 < i < len(names):
+            names[i - 1], names[i] = names[i], names[i - 1]
+        elif verb == "remove" and 0 <= i < len(names):
+            names.pop(i)
+    else:
+        return False
+    while len(form.players.entries):
+        form.players.pop_entry()
+    for name in names:
+        form.players.append_entry(name)
+    return True
+
+
+def _switched(game: Any) -> Any:
+    """The new-match form of ``game`` after a switch of game: the names, the first dealer
+    and the place already typed are kept (as many names as ``game`` seats), the options
+    start from ``game``'s defaults."""
+    kept = MultiDict([(k, v) for k, v in request.form.items(multi=True)
+                      if k in ("csrf_token", "first_dealer", "place")])
+    form = match_form(game, formdata=kept)
+    for option in game.options:  # an unticked box is what a form without it posts
+        form[f"opt_{option.key}"].data = option.default
+    names = [clean_name(v) for k, v in sorted(
+        ((k, v) for k, v in request.form.items() if k.startswith("players-")
+         and k[8:].isdecimal() and len(k) < 12), key=lambda kv: int(kv[0][8:]))]
+    names = names[: game.max_players]
+    while len(names) < _rows_at_start(game):
+        names.append("")
+    for name in names:
+        form.players.append_entry(name)
+    if (form.first_dealer.data or 0) >= len(names):
+        form.first_dealer.data = 0
+    return form
+
+
+def _rows_at_start(game: Any) -> int:
+    """How many empty player rows a new match of ``game`` shows."""
+    return 1 if game.solitaire else max(game.min_players, min(4, game.max_players))
+
+
+@bp.route("/matches/new", methods=["GET", "POST"])
+def new():
+    """Pick the game, the players in turn order, the first dealer and the options."""
+    action = request.form.get("action", "")
+    key = action[5:] if action.startswith("game:") else request.values.get(
+        "game", next(iter(GAMES)))
+    game = GAMES.get(key)
+    if game is None:
+        abort(400, _("Unknown game."))
+    if action.startswith("game:"):
+        form = _switched(game)
+    elif request.method == "GET":
+        form = match_form(game)
+        for _i in range(_rows_at_start(game)):
+            form.players.append_entry("")
+    elif not _edit_rows(form := match_form(game)) and form.validate():
+        try:
+            options = game.clean_options(len(form.names()), form.option_values())
+        except RuleError as error:
+            form.form_errors.append(rule_message(error))
+        else:
+            match = _create(game.key, form, options)
+            return redirect(url_for("matches.show", match_id=match.id), 303)
+    table = chosen_table(request.values.get("table"))
+    status = 422 if form.errors or form.form_errors else 200
+    return render_template("matches/new.html", form=form, game=game, games=GAMES,
+                           known=known_players(table), table=table, name_length=NAME_LENGTH,
+                           partners=spec_of(game.key).partners(len(form.players.entries))
+                           ), status
+
+
+def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
+    """Store a new match with its players in the chosen table, remembering new names.
+
+    Two phones of a table may add the same new name at the same moment: the one whose
+    insert loses the race reads the winner's player and tries again.
+    """
+    names = form.names()
+    for attempt in range(3):
+        try:
+            table = table_for_new_match(request.values.get("table"), names)
+            match = Match(game=game, options=options, first_dealer=form.first_dealer.data or 0,
+                          place=clean_name(form.place.data or "") or None,
+                          lang=str(get_locale()), table_id=table.id)
+            for seat, player in enumerate(seat_players(table, names)):
+                match.seats.append(Seat(seat=seat, player=player))
+            db.session.add(match)
+            bump_table(table.id)
+            db.session.commit()
+            break
+        except IntegrityError:
+            db.session.rollback()
+            if attempt == 2:
+                raise
+    return match
+
+
+@bp.get("/matches/<match_id>")
+def show(match_id: str):
+    """The score sheet, with the current hand's entry.
+
+    While the match has not changed, every browser gets the page rendered and compressed
+    for its version (with its own CSRF token put in): one query for the version instead of
+    loading the match.
+    """
+    version = match_version(match_id)
+    saved = request.args.get("saved", type=int)
+
+    def page():
+        match = get_match(match_id)
+        notice = saved_notice(match, saved, request.args.get("step"))
+        return render_sheet(match, notice=notice, undoable=True,
+                            **spec_of(match.game).entry_context(request.args, match))
+
+    if is_htmx():
+        return page()
+    key = (match_id, version, str(get_locale()), can_edit(match_id), request.full_path)
+    return cache("pages").get(key, lambda: pagecache.shared(page)).response()
+
+
+@bp.get("/matches/<match_id>/live")
+def live(match_id: str):
+    """The live part of the sheet, for phones that follow it; 304 while nothing changed.
+
+    A phone that may edit asks with ``since`` (the version its page shows): 204 while the
+    sheet is the same, else the live sheet saying which hand another phone saved.
+    """
+    version = match_version(match_id)
+    since = request.args.get("since", type=int)
+    if since is not None:
+        if since >= version:
+            return "", 204, {"Cache-Control": "no-cache"}
+        match = get_match(match_id)
+        return render_sheet(match, notice=elsewhere_notice(match))
+    etag = f"{match_id}-{version}-{get_locale()}-{int(can_edit(match_id))}"
+    # A compressed response carried the same tag with "-gz" (see assets.finish).
+    if request.if_none_match.contains_weak(etag) or \
+            request.if_none_match.contains_weak(f"{etag}-gz"):
+        return "", 304, {"ETag": f'W/"{etag}"', "Cache-Control": "private, no-cache"}
+    # Every following phone of the same language gets the part rendered and compressed once.
+    response = cache("pages").get((etag, "live"), lambda: pagecache.shared(lambda: (
+        render_template("matches/_live.html", **sheet_context(get_match(match_id))), 200))
+    ).response()
+    response.set_etag(etag, weak=True)
+    response.headers["Cache-Control"] = "private, no-cache"
+    return response
+
+
+def _step(match_id: str, action: Callable[..., Any], step: str | None = None):
+    """Undo, redo (``step`` names them for the notice) or another change of the whole
+    match: applied only to the sheet the form was made for."""
+    match = get_match(match_id)
+    form = StepForm()
+    try:
+        if not form.validate() or form.version.data != match.version:
+            raise Conflict
+        action(match, expected=form.version.data)
+    except (RuleError, Conflict) as error:
+        return answer_refusal(match, error)
+    return after_change(match, step=step)
+
+
+@bp.post("/matches/<match_id>/undo")
+def undo_last(match_id: str):
+    """Take back the latest change to the match."""
+    return _step(match_id, undo, "undo")
+
+
+@bp.post("/matches/<match_id>/redo")
+def redo_last(match_id: str):
+    """Put back the change the latest undo took back."""
+    return _step(match_id, redo, "redo")
+
+
+@bp.post("/matches/<match_id>/reopen")
+def reopen_match(match_id: str):
+    """Make a finished match editable again."""
+    return _step(match_id, reopen)
+
+
+def _set_aside(abandoned: bool) -> Callable[..., None]:
+    """The change that marks a match abandoned, or back in play, for :func:`_step`."""
+    def change(match: Match, *, expected: int) -> None:
+        match.abandoned = abandoned
+        match.version = expected + 1  # every page and cache of the match shows the new state
+        db.session.commit()
+    return change
+
+
+@bp.post("/matches/<match_id>/abandon")
+def abandon(match_id: str):
+    """Give a match up: it is kept, and listed as abandoned, until it is deleted."""
+    return _step(match_id, _set_aside(True))
+
+
+@bp.post("/matches/<match_id>/resume")
+def resume(match_id: str):
+    """Take an abandoned match up again."""
+    return _step(match_id, _set_aside(False))
+
+
+@bp.get("/matches/<match_id>/history")
+def history(match_id: str):
+    """Every change to the match's hands, newest first, as sentences."""
+    match = get_match(match_id)
+    changes = db.session.scalars(select(Change).where(Change.match_id == match.id)
+                                 .order_by(Change.id)).all()
+    context = sheet_context(match)
+    spec, zone = spec_of(match.game), viewer_zone()
+    return render_template("matches/history.html", **context, changes=changes, entries=entries(
+        spec.numbered, spec.fields, match.names, context["sheet"].columns, changes, zone),
+        zone=zone)
+
+
+@bp.get("/matches/<match_id>/share")
+def share(match_id: str):
+    """The follow link for every phone; members are offered to invite a phone to the table."""
+    match = get_match(match_id)
+    follow = share_url("matches.show", match_id=match.id)
+    return render_template(
+        "matches/share.html", match=match, follow=follow, follow_qr=qr_svg(follow, _("Follow")),
+        loopback=link_base().loopback, editor=can_edit(match.id))

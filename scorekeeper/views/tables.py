@@ -1,0 +1,265 @@
+"""Tables: a group's players, matches and phones; joining by invitation, leaving, rematch.
+
+A table is created quietly with the first match a phone starts. Its page lists its phones
+(each may set its own name), its players and its matches; a member may invite another
+phone with a single-use link that expires, and may remove a phone from the table.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+from datetime import timedelta
+from typing import Any
+
+from flask import (
+    Blueprint,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    session,
+    url_for,
+)
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from sqlalchemy import delete, select, update
+
+from ..db import db
+from ..engine.cache import cache
+from ..engine.ledger import bump_table
+from ..engine.sheets import compute_sheet
+from ..engine.stats import table_stats
+from ..models import (
+    NAME_LENGTH,
+    TABLE_NAME_LENGTH,
+    Device,
+    Invitation,
+    Match,
+    Membership,
+    Seat,
+    Table,
+    _now,
+    readable_name,
+)
+from ..rules import GAMES, Game
+from ..web.access import (
+    current_device,
+    get_table,
+    is_member,
+    join,
+    my_tables,
+    needs_edit_right,
+    open_edit,
+)
+from ..web.forms import StepForm
+from ..web.games import registry
+from ..web.links import qr_svg, share_url
+from ..web.pages import get_match
+from ..web.tables import known_players, page_number, table_matches
+
+bp = Blueprint("tables", __name__)
+INVITATION_MINUTES = 10
+
+
+@bp.get("/tables")
+def index():
+    """Every table of this phone."""
+    tables = db.session.scalars(my_tables()).all()
+    return render_template("tables/index.html", tables=tables)
+
+
+@bp.get("/tables/<table_id>")
+def show(table_id: str):
+    """The table: its phones, its players and its matches, ten a page."""
+    table = get_table(table_id)
+    page = page_number()
+    rows, more = table_matches(table.id, page)
+    phones = db.session.execute(
+        select(Membership, Device).join(Device, Device.id == Membership.device_id)
+        .where(Membership.table_id == table.id).order_by(Membership.joined_at)).all()
+    me = current_device()
+    return render_template("tables/show.html", table=table, rows=rows, more=more, page=page,
+                           phones=phones, me=me.id if me else None,
+                           players=known_players(table), name_length=NAME_LENGTH, games=GAMES,
+                           table_name_length=TABLE_NAME_LENGTH)
+
+
+def _text_field(field: str, limit: int) -> str:
+    """A short printable text from the form, or 422 with a message naming the field."""
+    value = request.form.get(field, "").strip()
+    if len(value) > limit or not readable_name(value):
+        abort(422, _("The name must be at most %(n)s printable characters.", n=limit))
+    return value
+
+
+@bp.post("/tables/<table_id>/name")
+def rename(table_id: str):
+    """Rename the table."""
+    table = get_table(table_id)
+    name = _text_field("name", TABLE_NAME_LENGTH)
+    if not name:
+        abort(422, _("Give the table a name."))
+    table.name = name
+    db.session.commit()
+    return redirect(url_for("tables.show", table_id=table.id), 303)
+
+
+@bp.post("/tables/<table_id>/phone")
+def name_phone(table_id: str):
+    """Set the name this phone goes by at the table."""
+    table = get_table(table_id)
+    name = _text_field("name", NAME_LENGTH)
+    device = current_device()
+    membership = device and db.session.get(Membership, (table.id, device.id))
+    if membership is None:  # an open install: a phone that never joined has no name here
+        abort(403, _("This phone is not a member of this table: ask one of its phones for "
+                     "an invitation."))
+    membership.name = name or None
+    db.session.commit()
+    return redirect(url_for("tables.show", table_id=table.id), 303)
+
+
+@bp.post("/tables/<table_id>/phones/<int(max=2147483647):device_id>/remove")
+def remove_phone(table_id: str, device_id: int):
+    """Take a phone off the table: from its next request on it may change nothing."""
+    table = get_table(table_id)
+    db.session.execute(delete(Membership).where(Membership.table_id == table.id,
+                                                Membership.device_id == device_id))
+    db.session.commit()
+    me = current_device()
+    if me is not None and me.id == device_id:
+        return redirect(url_for("matches.home"), 303)
+    return redirect(url_for("tables.show", table_id=table.id), 303)
+
+
+def _token_hash(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+@bp.post("/tables/<table_id>/invitations")
+def invite(table_id: str):
+    """A fresh single-use invitation: its QR code and link, valid for a few minutes."""
+    table = get_table(table_id)
+    token = secrets.token_urlsafe(16)
+    minutes = current_app.config.get("INVITATION_MINUTES", INVITATION_MINUTES)
+    db.session.add(Invitation(table_id=table.id, token_hash=_token_hash(token),
+                              expires_at=_now() + timedelta(minutes=minutes)))
+    db.session.commit()
+    # Invited from a match's share page: the new phone lands on that sheet.
+    match_id = request.form.get("match")
+    shown = match_id if _match_of(table, match_id) else None
+    link = share_url("tables.join_table", token=token, m=shown)
+    return render_template("tables/invite.html", table=table, link=link, minutes=minutes,
+                           qr=qr_svg(link, _("Join %(table)s", table=table.name)))
+
+
+def _match_of(table: Table, match_id: str | None) -> bool:
+    """True when ``match_id`` names a match of the table."""
+    return bool(match_id) and len(match_id) <= 24 and db.session.scalar(
+        select(Match.table_id).where(Match.id == match_id)) == table.id
+
+
+def _invitation(token: str) -> Invitation:
+    """The invitation of this link if it may still be used; 403 saying why otherwise."""
+    invitation = db.session.scalar(select(Invitation).where(
+        Invitation.token_hash == _token_hash(token)))
+    if invitation is None:
+        abort(403, _("This invitation is not valid."))
+    if invitation.used_at is not None:
+        abort(403, _("This invitation has already been used: ask for a new one."))
+    if invitation.expires_at <= _now():
+        abort(403, _("This invitation has expired: ask for a new one."))
+    return invitation
+
+
+@bp.route("/join/<token>", methods=["GET", "POST"])
+def join_table(token: str):
+    """Ask before joining (a link preview must not use the invitation), then join."""
+    invitation = _invitation(token)
+    table = db.session.get_one(Table, invitation.table_id)
+    if request.method == "GET":
+        return render_template("tables/join.html", table=table, token=token)
+    if not is_member(table.id) or open_edit():
+        used = db.session.execute(
+            update(Invitation).where(Invitation.id == invitation.id,
+                                     Invitation.used_at.is_(None))
+            .values(used_at=_now()).execution_options(synchronize_session=False))
+        if used.rowcount != 1:
+            db.session.rollback()
+            abort(403, _("This invitation has already been used: ask for a new one."))
+        join(table.id)
+        db.session.commit()
+    match_id = request.args.get("m")
+    if _match_of(table, match_id):
+        return redirect(url_for("matches.show", match_id=match_id), 303)
+    return redirect(url_for("tables.show", table_id=table.id), 303)
+
+
+@bp.post("/matches/<match_id>/rematch")
+def rematch(match_id: str):
+    """A new match with the same players, seats and options; the next player deals first."""
+    old = db.get_or_404(Match, match_id, description=_("There is no such match."))
+    match = Match(table_id=old.table_id, game=old.game, options=dict(old.options),
+                  first_dealer=(old.first_dealer + 1) % len(old.seats), place=old.place,
+                  lang=old.lang)
+    match.seats = [Seat(seat=s.seat, player_id=s.player_id) for s in old.seats]
+    db.session.add(match)
+    bump_table(old.table_id)
+    db.session.commit()
+    return redirect(url_for("matches.show", match_id=match.id), 303)
+
+
+@bp.route("/matches/<match_id>/delete", methods=["GET", "POST"])
+@needs_edit_right
+def delete_match(match_id: str):
+    """Ask first, then delete the match with its hands and history for good; the table's
+    statistics follow. A form made for an older version of the match deletes nothing."""
+    match = get_match(match_id)
+    form = StepForm()
+    error = None
+    if request.method == "POST":
+        if form.validate() and form.version.data == match.version:
+            table_id = match.table_id
+            db.session.delete(match)
+            bump_table(table_id)
+            db.session.commit()
+            return redirect(url_for("tables.show", table_id=table_id), 303)
+        error = _("The match changed meanwhile: here it is as it stands now.")
+    return render_template("matches/delete.html", match=match, game=GAMES[match.game],
+                           names=match.names, sheet=compute_sheet(match),
+                           error=error), 409 if error else 200
+
+
+@bp.get("/tables/<table_id>/stats")
+def stats(table_id: str):
+    """The table's statistics page."""
+    table = get_table(table_id)
+    token = session.get("csrf_token")  # the page carries this phone's CSRF token
+    if token is None:
+        return _stats_page(table)
+    key = (table.id, table.version, str(get_locale()), token)
+    return cache("stats-pages").get(key, lambda: _stats_page(table))
+
+
+def _stats_page(table: Table) -> str:
+    """The statistics page of the table."""
+    stats = table_stats(table)
+    players = sorted(stats.names, key=lambda p: stats.names[p].casefold())
+    return render_template("tables/stats.html", table=table, stats=stats, games=GAMES,
+                           players=players, rivals=stats.rivals(players), chance=_chance,
+                           best=_best, adds_stats={key: spec.has_stats
+                                                   for key, spec in registry().items()})
+
+
+def _chance(value: Any) -> float:
+    """A probability as a percentage."""
+    return round(100 * float(value), 1)
+
+
+def _best(scores: list[int], game: Game) -> int | None:
+    """The best final score: the highest, or the lowest where the lowest wins."""
+    if not scores:
+        return None
+    return min(scores) if game.lower_wins else max(scores)

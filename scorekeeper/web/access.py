@@ -1,0 +1,180 @@
+"""Which phone this is, which tables it belongs to, and what it may change.
+
+The session cookie carries one random device id, whatever the number of tables and
+matches; membership lives in the database, so removing a phone from a table takes effect
+on its very next request. A cookie from before tables (a list of match ids under ``edit``)
+is turned into membership of those matches' tables on its first visit.
+
+Anyone with a match's address may watch it; every change (any POST naming a match) from a
+phone that is not a member of its table is refused with a 403 (:func:`guard`). Setting
+``OPEN_EDIT`` makes a household install editable by anyone who can reach it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import timedelta
+from typing import Any
+
+from flask import Flask, abort, current_app, g, request, session
+from flask_babel import gettext as _
+from sqlalchemy import exists, select, update
+
+from ..db import db
+from ..models import Device, Match, Membership, Table, _now
+from .pages import get_match
+
+DEVICE_KEY = "device"
+LEGACY_KEY = "edit"  # what older cookies carried: the ids of the matches they could edit
+LEGACY_LIMIT = 1000
+SEEN_EVERY = timedelta(minutes=5)  # last-seen times are this precise; it spares writes
+
+
+def open_edit() -> bool:
+    """True on a household install where anyone may edit everything."""
+    return bool(current_app.config["OPEN_EDIT"])
+
+
+def device_token() -> str | None:
+    """The device id this request's cookie carries, after converting an older cookie."""
+    if LEGACY_KEY in session:
+        _convert_legacy_cookie()
+    token = session.get(DEVICE_KEY)
+    return token if isinstance(token, str) else None
+
+
+def current_device(*, create: bool = False) -> Device | None:
+    """This phone's Device; with ``create``, a new one (and its cookie) when it has none."""
+    if "device" in g and (g.device is not None or not create):
+        return g.device
+    token = device_token()
+    device = None if token is None else db.session.scalar(
+        select(Device).where(Device.token == token))
+    if device is None and create:
+        device = Device()
+        db.session.add(device)
+        db.session.flush()
+        session[DEVICE_KEY] = device.token
+        session["seen"] = int(_now().timestamp())
+        session.permanent = True
+    g.device = device
+    return device
+
+
+def _convert_legacy_cookie() -> None:
+    """Make this phone a member of the tables of the matches its old cookie could edit."""
+    ids = session.pop(LEGACY_KEY, None)
+    ids = [m for m in ids if isinstance(m, str)][:LEGACY_LIMIT] if isinstance(ids, list) else []
+    tables = set(db.session.scalars(select(Match.table_id).where(Match.id.in_(ids))))
+    if tables:
+        device = current_device(create=True)
+        for table_id in tables:
+            join(table_id, device)
+        db.session.commit()
+
+
+def join(table_id: str, device: Device | None = None) -> None:
+    """Make this phone (or ``device``) a member of the table; the caller commits."""
+    device = device or current_device(create=True)
+    if db.session.get(Membership, (table_id, device.id)) is None:
+        db.session.add(Membership(table_id=table_id, device_id=device.id))
+        db.session.flush()
+
+
+def is_member(table_id: str) -> bool:
+    """True when this phone belongs to the table (or every table is open)."""
+    if open_edit():
+        return True
+    token = device_token()
+    return token is not None and bool(db.session.scalar(select(exists().where(
+        Membership.table_id == table_id, Membership.device_id == Device.id,
+        Device.token == token))))
+
+
+def can_edit(match_id: str) -> bool:
+    """True when this phone belongs to the match's table: one query a request and match."""
+    if open_edit():
+        return True
+    known = g.setdefault("editable", {})
+    if match_id not in known:
+        token = device_token()
+        known[match_id] = token is not None and bool(db.session.scalar(select(exists().where(
+            Match.id == match_id, Membership.table_id == Match.table_id,
+            Membership.device_id == Device.id, Device.token == token))))
+    return known[match_id]
+
+
+def my_tables() -> select:
+    """A query of this phone's tables (every table on an open install), latest activity first."""
+    query = select(Table).order_by(Table.updated_at.desc(), Table.id)
+    if open_edit():
+        return query
+    token = device_token()
+    return query.join(Membership, Membership.table_id == Table.id).join(
+        Device, Device.id == Membership.device_id).where(Device.token == (token or ""))
+
+
+def my_table_ids() -> list[str] | None:
+    """The ids of this phone's tables; None on an open install (every table)."""
+    if open_edit():
+        return None
+    return list(db.session.scalars(my_tables().with_only_columns(Table.id)))
+
+
+
+def touch() -> None:
+    """Record that this phone was seen, at most once every few minutes."""
+    token = device_token()
+    seen = session.get("seen")
+    now = _now()
+    if token is None or isinstance(seen, int) and now.timestamp() - seen < \
+            SEEN_EVERY.total_seconds():
+        return
+    session["seen"] = int(now.timestamp())
+    device_id = select(Device.id).where(Device.token == token).scalar_subquery()
+    db.session.execute(update(Membership).where(Membership.device_id == device_id)
+                       .values(last_seen=now))
+    db.session.commit()
+
+
+def needs_edit_right(view: Callable[..., Any]) -> Callable[..., Any]:
+    """Mark a view whose GET shows a correction form: like every POST naming a match, it
+    is refused without the right to edit."""
+    view.needs_edit_right = True  # type: ignore[attr-defined]
+    return view
+
+
+def guard() -> None:
+    """Refuse any change to a match, or its correction pages, without the right to edit."""
+    view = current_app.view_functions.get(request.endpoint or "")
+    changing = request.method == "POST" or getattr(view, "needs_edit_right", False)
+    if changing and request.view_args and "match_id" in request.view_args:
+        match_id = request.view_args["match_id"]
+        if not can_edit(match_id):
+            get_match(match_id)
+            abort(403, _("This phone may only watch this match: to keep its sheet, ask a "
+                         "phone of its table for an invitation (Share, then Invite to this "
+                         "table) and scan its code."))
+
+
+def get_table(table_id: str) -> Table:
+    """The table with this id; raises 404 when there is none, 403 when this phone is not
+    one of its members."""
+    table = db.get_or_404(Table, table_id, description=_("There is no such table."))
+    if not is_member(table.id):
+        abort(403, _("This phone is not a member of this table: ask one of its phones for "
+                     "an invitation."))
+    return table
+
+
+def seen() -> None:
+    """Note when each phone was last seen (at most once every few minutes); static files
+    leave the session alone."""
+    if request.endpoint != "static":
+        touch()
+
+
+def init_app(app: Flask) -> None:
+    """Note every phone's visits and guard every change to a match."""
+    app.before_request(guard)
+    app.before_request(seen)

@@ -1,0 +1,82 @@
+"""Static files with a version in their address, cached for a year, and compressed responses.
+
+A server in front (nginx, a CDN) may compress too; then it sees ``Content-Encoding`` set and
+leaves the response alone.
+"""
+
+from __future__ import annotations
+
+import gzip
+import hashlib
+from functools import cache
+from pathlib import Path
+
+from flask import Flask, Response, current_app, request, url_for
+
+YEAR = 365 * 24 * 3600
+COMPRESSIBLE = ("text/", "application/json", "application/javascript", "image/svg+xml")
+MIN_SIZE = 512
+
+
+@cache
+def _digest(path: Path, mtime: float) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()[:12]
+
+
+def asset(filename: str) -> str:
+    """The address of a static file with its content hash: a new file gets a new address."""
+    path = Path(current_app.static_folder) / filename
+    return url_for("static", filename=filename, v=_digest(path, path.stat().st_mtime))
+
+
+@cache
+def _gzipped(data: bytes) -> bytes:
+    return gzip.compress(data, compresslevel=6, mtime=0)
+
+
+# Backups hold every match a phone may edit: never kept by a browser or a proxy.
+NO_STORE = ("backups.backup_json", "backups.restore")
+
+
+def cache_policy(response: Response) -> None:
+    """Versioned static files are kept a year; every other answer that set no policy of its
+    own is this browser's own and is checked again before use (its ETag, where it has one,
+    makes that cheap)."""
+    if request.endpoint == "static":
+        if request.args.get("v"):
+            response.cache_control.no_cache = None
+            response.cache_control.public = True
+            response.cache_control.max_age = YEAR
+            response.cache_control.immutable = True
+    elif request.endpoint in NO_STORE:
+        response.headers["Cache-Control"] = "no-store"
+    elif "Cache-Control" not in response.headers:
+        response.cache_control.private = True
+        response.cache_control.no_cache = True
+
+
+def finish(response: Response) -> Response:
+    """Cache headers; gzip for text the client accepts."""
+    cache_policy(response)
+    if (response.status_code != 200 or "Content-Encoding" in response.headers
+            or "gzip" not in request.headers.get("Accept-Encoding", "")
+            or not response.mimetype.startswith(COMPRESSIBLE)):
+        return response
+    response.direct_passthrough = False
+    data = response.get_data()
+    if len(data) < MIN_SIZE:
+        return response
+    # Static files repeat: keep their compressed bytes; pages change, compress them afresh.
+    body = _gzipped(data) if request.endpoint == "static" else gzip.compress(data, 6, mtime=0)
+    response.set_data(body)
+    response.headers["Content-Encoding"] = "gzip"
+    response.vary.add("Accept-Encoding")
+    etag, weak = response.get_etag()
+    if etag:
+        response.set_etag(f"{etag}-gz", weak=weak)
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """The response finishing of ``app``."""
+    app.after_request(finish)

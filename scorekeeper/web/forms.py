@@ -1,0 +1,182 @@
+"""WTForms classes. Values a rule governs stay raw here: the rules engine checks them."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from typing import Any
+
+from babel.support import Translations
+from flask import request
+from flask_babel import get_locale
+from flask_babel import lazy_gettext as _l
+from flask_wtf import FlaskForm
+from flask_wtf.csrf import CSRFProtect
+from wtforms import BooleanField, FieldList, IntegerField, SelectField, StringField
+from wtforms.fields.choices import SelectChoice
+from wtforms.i18n import messages_path
+from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
+from wtforms.widgets import HiddenInput
+
+from ..models import NAME_LENGTH, PLACE_LENGTH, clean_name, name_key, readable_name
+from ..rules import Game
+from ..rules.cards import SUITS
+
+csrf = CSRFProtect()
+MAX_INT = 2**31 - 1  # what every database stores in an integer column
+
+
+# A whole number as people type it: ASCII digits, one optional minus, short enough for any
+# database column. Anything else ("--1", "1e999", "١٢", 400 digits) is not a number.
+WHOLE = re.compile(r"-?[0-9]{1,9}")
+
+
+def whole(value: Any) -> Any:
+    """A clean whole number as an int; anything else unchanged, for the rules to refuse.
+
+    >>> whole(" 3 "), whole("x"), whole(None), whole("--1"), whole("9" * 400) == "9" * 400
+    (3, 'x', None, '--1', True)
+    """
+    if isinstance(value, str):
+        text = value.strip()
+        if WHOLE.fullmatch(text):
+            return int(text)
+        return text or None
+    return value
+
+
+class WholeField(IntegerField):
+    """An IntegerField that takes only what :data:`WHOLE` accepts: no sign runs, exponents,
+    other scripts' digits or numbers too long for a database column."""
+
+    def process_formdata(self, valuelist: list[Any]) -> None:
+        if valuelist and not (isinstance(valuelist[0], str)
+                              and WHOLE.fullmatch(valuelist[0].strip())):
+            self.data = None
+            raise ValueError(self.gettext("Not a valid integer value."))
+        super().process_formdata(valuelist)
+
+
+@cache
+def _wtforms_messages(locale: str) -> Translations:
+    """WTForms' own messages in ``locale``, read once (Flask-WTF reads them per request)."""
+    return Translations.load(messages_path(), [locale], domain="wtforms")
+
+
+class Form(FlaskForm):
+    """Every form of the site: WTForms' messages in the user's language."""
+
+    class Meta:
+        def get_translations(self, form: Any) -> Translations:
+            return _wtforms_messages(str(get_locale()))
+
+
+class StepForm(Form):
+    """What every change to a match carries: the version of the sheet the user saw."""
+
+    version = WholeField(widget=HiddenInput(),
+                           validators=[InputRequired(), NumberRange(0, MAX_INT)])
+
+
+class HandForm(StepForm):
+    """A change to one hand: its number."""
+
+    number = WholeField(widget=HiddenInput(),
+                          validators=[InputRequired(), NumberRange(1, MAX_INT)])
+
+
+class BidForm(HandForm):
+    """One player's bid (Navawhist)."""
+
+    seat = WholeField(widget=HiddenInput(), validators=[InputRequired(), NumberRange(0, 99)])
+    bid = StringField(validators=[InputRequired()])
+
+
+class SeatValuesForm(HandForm):
+    """A hand with one value per seat (``values-0``, ``values-1``...), kept raw for the rules.
+
+    The per-seat values are read by seat rather than through a FieldList, which would
+    shift the seats after one left blank.
+    """
+
+    trump = SelectField(choices=[SelectChoice("", "—")] + [SelectChoice(s) for s in SUITS],
+                        default="", validators=[Optional()])
+
+    def seat_values(self, players: int, name: str = "values") -> list[Any]:
+        """The posted ``name-<seat>`` values, whole numbers as ints, missing ones None."""
+        return [whole(request.form.get(f"{name}-{seat}")) for seat in range(players)]
+
+
+class MatchForm(Form):
+    """A new match: players in turn order, the first dealer, the place, the options."""
+
+    players = FieldList(StringField(), min_entries=0, max_entries=30)
+    first_dealer = WholeField(default=0, validators=[Optional()])
+    place = StringField(_l("Place"), validators=[Optional(), Length(max=PLACE_LENGTH)])
+
+    game: Game
+
+    def names(self) -> list[str]:
+        """The names typed, stripped and normalised, blank ones included."""
+        return [clean_name(n or "") for n in self.players.data]
+
+    def validate_players(self, field: FieldList) -> None:
+        """Names present, short enough, distinct, as many as the game allows."""
+        names = self.names()
+        for seat, name in enumerate(names, start=1):
+            if not name:
+                raise ValidationError(_l("Player %(seat)s: type a name or remove the row.",
+                                         seat=seat))
+            if not readable_name(name):
+                raise ValidationError(_l("Player %(seat)s: a name cannot hold control, "
+                                         "invisible or direction-changing characters.",
+                                         seat=seat))
+            if len(name) > NAME_LENGTH:
+                raise ValidationError(_l("%(name)s: a name has at most %(n)s characters.",
+                                         name=name[:NAME_LENGTH] + "…", n=NAME_LENGTH))
+        keys = [name_key(n) for n in names]
+        for name in names:
+            if keys.count(name_key(name)) > 1:
+                raise ValidationError(_l("%(name)s is in this match twice.", name=name))
+        if not self.game.min_players <= len(names) <= self.game.max_players:
+            raise ValidationError(_l("%(game)s is played by %(low)s to %(high)s players.",
+                                     game=self.game.name, low=self.game.min_players,
+                                     high=self.game.max_players))
+
+    def validate_place(self, field: StringField) -> None:
+        """The place is plain text."""
+        if field.data and not readable_name(field.data):
+            raise ValidationError(_l("The place cannot hold control, invisible or "
+                                     "direction-changing characters."))
+
+    def validate_first_dealer(self, field: IntegerField) -> None:
+        """The first dealer is one of the players."""
+        if field.data is not None and not 0 <= field.data < max(len(self.players.data), 1):
+            raise ValidationError(_l("Choose the first dealer among the players."))
+
+    def option_values(self) -> dict[str, Any]:
+        """The raw option values, by option key."""
+        return {o.key: self[f"opt_{o.key}"].data for o in self.game.options}
+
+
+def match_form(game: Game, **kwargs: Any) -> MatchForm:
+    """A MatchForm with one field per option of ``game``."""
+
+    class GameMatchForm(MatchForm):
+        pass
+
+    for option in game.options:
+        label = _l(option.label)
+        description = _l(option.help) if option.help else ""
+        if option.kind == "bool":
+            field = BooleanField(label, default=option.default, description=description)
+        elif option.choices:
+            field = SelectField(label, default=option.default, description=description,
+                                choices=[SelectChoice(c, _l(str(c))) for c in option.choices],
+                                coerce=type(option.default))
+        else:
+            field = WholeField(label, default=option.default, description=description,
+                                 validators=[Optional()])
+        setattr(GameMatchForm, f"opt_{option.key}", field)
+    GameMatchForm.game = game
+    return GameMatchForm(**kwargs)

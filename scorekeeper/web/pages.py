@@ -1,0 +1,210 @@
+"""The toolbox of every page showing a match: its loader, the htmx test, the sheet
+rendered whole or as its live part, a refusal that stores nothing, and the answer after
+a change.
+
+One htmx pattern: a tap returns the partial that replaces itself; a save, a refusal and
+a refresh answer with the live sheet (``#live``). The entry panel then comes first in
+the live sheet's ``#turn``, with a notice (what was saved, or that another phone saved
+first) or the refusal beside the control it is about (``error_at``).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import tzinfo
+from typing import Any
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+from flask import abort, current_app, make_response, redirect, render_template, request, url_for
+from flask_babel import get_locale
+from flask_babel import gettext as _
+from sqlalchemy import bindparam, select
+
+from ..db import db
+from ..engine.ledger import Conflict
+from ..engine.sheets import compute_sheet
+from ..models import Change, Match
+from ..rules import GAMES, N_, RuleError
+from .i18n import rule_message
+
+INDENT = re.compile(r"\n[ \t]+")
+
+
+def render_compact(template: str, **context: Any) -> str:
+    """``render_template`` without the templates' indentation (no page holds <pre>)."""
+    return INDENT.sub("\n", render_template(template, **context))
+
+
+def is_htmx() -> bool:
+    """True when htmx sent the request and wants a fragment back."""
+    return request.headers.get("HX-Request") == "true"
+
+
+def get_match(match_id: str, game: str | None = None) -> Match:
+    """The match with this id (of ``game`` when given); raises 404 when there is none.
+
+    A post to another game's match is a 404 like a match that does not exist.
+    """
+    match = db.get_or_404(Match, match_id, description=_("There is no such match."))
+    if game is not None and match.game != game:
+        abort(404, _("There is no such match."))
+    return match
+
+
+_VERSION = select(Match.__table__.c.version).where(Match.__table__.c.id == bindparam("id"))
+
+
+def match_version(match_id: str) -> int:
+    """The version of the match with this id; raises 404 when there is none. One small
+    query, built once: what a page asks before serving what it keeps for that version."""
+    with db.engine.connect() as connection:  # lighter than the session's transaction
+        version = connection.scalar(_VERSION, {"id": match_id})
+    if version is None:
+        abort(404, _("There is no such match."))
+    return version
+
+
+def render_sheet(match: Match, *, status: int = 200, error: str | None = None,
+                 template: str = "matches/show.html", **context: Any):
+    """The match page (or, for htmx, its live part) with an optional error message."""
+    if is_htmx() and template == "matches/show.html":
+        template = "matches/_live.html"
+    return render_compact(template, **sheet_context(match), error=error, **context), status
+
+
+def redraw(match: Match, partial: str, *, template: str = "matches/show.html",
+           address: str | None = None, **context: Any):
+    """A tap or a choice shown again, nothing stored: htmx gets ``partial``, the part of the
+    page that replaces itself; a plain POST a redirect to ``address``, the page showing
+    what the tap made (Post/Redirect/Get: reloading it posts nothing); a GET the whole
+    page (``template``)."""
+    if is_htmx():
+        return render_compact(partial, **sheet_context(match), **context), 200
+    if address is not None and request.method == "POST":
+        return redirect(address, 303)
+    return render_sheet(match, template=template, **context)
+
+
+def sheet_context(match: Match) -> dict[str, Any]:
+    """What every template showing a match needs."""
+    return {"match": match, "sheet": compute_sheet(match), "game": GAMES[match.game],
+            "names": match.names}
+
+
+def latest_hand(match: Match) -> int | None:
+    """The number of the hand changed last (by any phone), None before the first change."""
+    return db.session.scalar(select(Change.number).where(Change.match_id == match.id)
+                             .order_by(Change.id.desc()).limit(1))
+
+
+def elsewhere_notice(match: Match) -> str:
+    """What a phone says when its page was older than the sheet: which hand came in, or
+    that the match was abandoned."""
+    if match.abandoned:
+        return _("Another phone abandoned this match: nothing was stored.")
+    number = latest_hand(match)
+    if number is None:
+        return _("Already recorded: the sheet below is the latest one.")
+    return _(GAMES[match.game].saved_elsewhere, n=number)
+
+
+STEPPED = {"undo": N_("Undone."), "redo": N_("Redone."), "correct": N_("Correction saved.")}
+
+
+def saved_notice(match: Match, number: int | None, step: str | None = None) -> str | None:
+    """"Hand 5 saved." for a hand that is stored, what a correction, an undo or a redo
+    (``step``) did, else None."""
+    if step in STEPPED:
+        return _(STEPPED[step])
+    if number is None or not 1 <= number <= len(match.hands):
+        return None
+    return _(GAMES[match.game].saved, n=number)
+
+
+def answer_refusal(match: Match, error: RuleError | Conflict, *, at: str = "save", **context: Any):
+    """Nothing stored: the sheet again, 409 for a conflict, 422 otherwise.
+
+    A conflict (the page was older than the sheet) is told in the notice above the entry;
+    a rule's refusal is shown beside the control ``at`` names (``"save"``, ``"seat-2"``,
+    ``"closer"``): the entry templates place it there and keep what was typed.
+    """
+    db.session.rollback()
+    db.session.refresh(match)
+    if isinstance(error, Conflict):
+        return render_sheet(match, status=409, **context, notice=elsewhere_notice(match),
+                            jump=True)
+    return render_sheet(match, status=422, **context, error=rule_message(error, match.names),
+                        error_at=at)
+
+
+def refusal_over_live(match: Match, error: RuleError | Conflict, **context: Any):
+    """:func:`answer_refusal` over the whole live sheet, even when a tap asked for a part of
+    it: htmx is told to swap ``#live`` instead of the part that sent the tap."""
+    response = make_response(answer_refusal(match, error, **context))
+    if is_htmx():
+        response.headers["HX-Retarget"] = "#live"
+        response.headers["HX-Reswap"] = "outerHTML"
+    return response
+
+
+def seat_at(error: RuleError | Conflict, default: str = "save") -> str:
+    """Where a refusal goes in a form with one control per seat: that seat's, else
+    ``default``."""
+    seat = getattr(error, "seat", None)
+    return default if seat is None else f"seat-{seat}"
+
+
+def still_next(match: Match, form: Any) -> bool:
+    """True when the hand the form was made for is still the one to enter: what was typed
+    in it still applies after another phone's change."""
+    db.session.rollback()
+    db.session.refresh(match)
+    sheet = compute_sheet(match)
+    return sheet.next is not None and sheet.next.number == form.number.data
+
+
+def after_change(match: Match, saved: int | None = None, *, step: str | None = None,
+                 args: dict[str, Any] | None = None, **context: Any):
+    """POST then redirect to the next entry (``#turn``, with ``args`` in its address), with
+    the notice of the hand ``saved`` or of the undo or redo ``step``; htmx gets the fresh
+    live sheet (with ``context``)."""
+    if is_htmx():
+        return render_sheet(match, notice=saved_notice(match, saved, step), jump=True,
+                            undoable=True, **context)
+    return redirect(url_for("matches.show", match_id=match.id, saved=saved, step=step,
+                            _anchor="turn", **(args or {})), 303)
+
+
+TZ_COOKIE = "tz"
+
+
+def viewer_zone() -> tzinfo | None:
+    """The time zone the browser reported, else None: in the page's address when
+    static/js/tz.js has just reloaded it (``?tz=``), else in the cookie the script keeps."""
+    name = request.args.get(TZ_COOKIE) or request.cookies.get(TZ_COOKIE, "")
+    if not name or len(name) > 64:
+        return None
+    try:
+        return ZoneInfo(name)
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
+def download_language() -> str:
+    """The language of a download: ``?lang=`` when given, else the page's; 400 if unknown."""
+    languages = current_app.config["LANGUAGES"]
+    lang = request.args.get("lang")
+    if lang is None:
+        return str(get_locale())
+    if lang not in languages:
+        abort(400, _("Unknown language: choose one of %(languages)s.",
+                     languages=", ".join(languages)))
+    return lang
+
+
+def wants_page() -> bool:
+    """True when a browser asks for a document (it prefers HTML) and not for ``?raw``: a
+    program asking for JSON, or for anything, gets the raw JSON."""
+    if "raw" in request.args:
+        return False
+    return request.accept_mimetypes.best_match(["application/json", "text/html"]) == "text/html"

@@ -1,0 +1,74 @@
+"""The tables this phone sees: its latest tables with a page of their matches each, the
+players a new match offers, and the table a new match goes to."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask import request
+from sqlalchemy import func, select
+from sqlalchemy.orm import selectinload
+
+from ..db import db
+from ..engine.sheets import compute_sheet
+from ..models import TABLE_NAME_LENGTH, Match, Player, Seat, Table
+from .access import get_table, join, my_tables
+
+PAGE = 10  # matches a page of a table's list shows
+HOME_TABLES = 10  # tables the home page shows, latest activity first
+
+
+def page_number() -> int:
+    """The ``page`` query argument, 1 when missing or absurd."""
+    page = request.args.get("page", "1")
+    return int(page) if page.isdecimal() and 0 < int(page) < 10_000 else 1
+
+
+def table_matches(table_id: str, page: int) -> tuple[list[tuple[Match, Any]], bool]:
+    """A page of the table's matches (in progress first, the latest first) with their
+    sheets, and whether there are more: one indexed query, however many matches."""
+    matches = db.session.scalars(
+        select(Match).options(selectinload(Match.hands)).where(Match.table_id == table_id)
+        .order_by(Match.finished, Match.updated_at.desc())
+        .offset((page - 1) * PAGE).limit(PAGE + 1)).all()
+    return [(m, compute_sheet(m)) for m in matches[:PAGE]], len(matches) > PAGE
+
+
+def home_tables(page: int) -> tuple[list[tuple[Table, list, bool]], int]:
+    """This phone's latest tables, each with a page of its matches; and how many it has."""
+    tables = db.session.scalars(my_tables().limit(HOME_TABLES)).all()
+    count = len(tables)
+    if count == HOME_TABLES:
+        count = db.session.scalar(select(func.count()).select_from(my_tables().subquery()))
+    return [(t, *table_matches(t.id, page)) for t in tables], count
+
+
+def known_players(table: Table | None) -> list[str]:
+    """The table's players, the most frequent first."""
+    if table is None:
+        return []
+    played = func.count(Seat.match_id)
+    return list(db.session.scalars(
+        select(Player.name).outerjoin(Seat, Seat.player_id == Player.id)
+        .where(Player.table_id == table.id).group_by(Player.id, Player.name)
+        .order_by(played.desc(), Player.name)))
+
+
+def chosen_table(table_id: str | None) -> Table | None:
+    """The table a new match goes to: the one chosen, else this phone's latest; None when
+    the phone has none yet. Raises 403 for a table this phone does not belong to."""
+    if table_id:
+        return get_table(table_id)
+    return db.session.scalars(my_tables().limit(1)).first()
+
+
+def table_for_new_match(table_id: str | None, names: list[str]) -> Table:
+    """The table of a new match; the first match a phone starts creates one, named after
+    its players."""
+    table = chosen_table(table_id)
+    if table is None:
+        table = Table(name=", ".join(names)[:TABLE_NAME_LENGTH] or "Scorekeeper")
+        db.session.add(table)
+        db.session.flush()
+        join(table.id)
+    return table

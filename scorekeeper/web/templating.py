@@ -1,0 +1,108 @@
+"""Every global and filter a template may call, bound to the app in one place: the shared
+ones below, and those each game gives (its ``GameSpec.template_globals``)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from flask import Flask
+from flask_babel import get_locale
+from markupsafe import Markup
+
+from ..engine.cache import cache
+from ..engine.charts import history_chart, running_chart
+from ..engine.history import step_labels
+from ..engine.ledger import steps
+from ..engine.stats import GameStats
+from ..models import Match, name_key
+from ..rules import Event, Note
+from ..rules.cards import SUIT_NAMES
+from .access import can_edit
+from .assets import asset
+from .games import GameSpec, spec_of
+from .pagecache import csrf_token
+from .pages import render_compact
+from .pwa import THEME
+
+
+def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
+    """The sheet and its chart, rendered once per version, language and edit right."""
+    editor = can_edit(match.id)
+    key = (match.id, match.version, str(get_locale()), editor)
+    return cache("sheet-html").get(key, lambda: Markup(render_compact(
+        "matches/_sheet_block.html", match=match, sheet=sheet, names=names,
+        game=spec_of(match.game).rules)))
+
+
+def leaders_of(sheet: Any) -> list[int]:
+    """The columns in first place."""
+    return [column for column, place in enumerate(sheet.places) if place == 1]
+
+
+def ranking_of(sheet: Any) -> list[tuple[int, int]]:
+    """(place, column) pairs, best first."""
+    return sorted((place, column) for column, place in enumerate(sheet.places))
+
+
+def error_messages(form: Any) -> list[str]:
+    """Every message of a form, its own and its fields', nested lists flattened."""
+    def flatten(errors: Any) -> list[str]:
+        if isinstance(errors, dict):
+            return [m for value in errors.values() for m in flatten(value)]
+        if isinstance(errors, list | tuple):
+            return [m for value in errors for m in flatten(value)]
+        return [str(errors)]
+
+    return flatten(list(form.form_errors)) + flatten(
+        {k: v for k, v in form.errors.items() if k is not None})
+
+
+def seat_names(seats: Any, names: list[str]) -> str:
+    """The names of ``seats`` joined with " + ": a side or a pair."""
+    return " + ".join(names[seat] for seat in seats)
+
+
+def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
+    """The words of the Undo and Redo buttons of ``match`` (None: no such button)."""
+    spec = spec_of(match.game)
+    return step_labels(spec.numbered, spec.fields, match.names, sheet.columns, *steps(match))
+
+
+def rating_chart(stats: GameStats, order: list[int]):
+    """The chart of the players' ratings after each rated match, in ``order``."""
+    return history_chart([stats.history[p] for p in order if p in stats.history], stats.rated)
+
+
+GLOBALS: Mapping[str, Any] = {
+    "asset": asset, "can_edit": can_edit, "csrf_token": csrf_token,
+    "current_lang": lambda: str(get_locale()), "error_messages": error_messages,
+    "install_theme": THEME, "leaders_of": leaders_of,
+    "ranking_of": ranking_of, "rating_chart": rating_chart, "running_chart": running_chart,
+    "sheet_block": sheet_block, "undo_redo": undo_redo,
+    "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
+}
+FILTERS: Mapping[str, Any] = {"name_key": name_key, "seat_names": seat_names}
+
+
+def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:
+    """The templates of ``app``: indented for people but sent without the indentation,
+    compiled once between starts, with every global and filter. Called after CSRFProtect
+    is bound: its ``csrf_token`` gives way to the one of shared pages."""
+    from pathlib import Path
+
+    from jinja2 import FileSystemBytecodeCache
+
+    app.jinja_env.trim_blocks = True
+    app.jinja_env.lstrip_blocks = True
+    # Compiled templates are kept between starts: a new worker renders its first page sooner.
+    cache_dir = Path(app.instance_path) / "jinja-cache"
+    cache_dir.mkdir(exist_ok=True)
+    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(cache_dir))
+    app.jinja_env.globals.update(GLOBALS)
+    # CSRFProtect's context processor would hide the csrf_token that shared pages need.
+    app.context_processor(lambda: {"csrf_token": csrf_token})
+    app.jinja_env.filters.update(FILTERS)
+    for spec in games.values():
+        app.jinja_env.globals.update(spec.template_globals)
+        app.jinja_env.filters.update(spec.template_filters)

@@ -400,7 +400,7 @@ class World:
             nxt = compute_sheet(match).next
             return Context(match_id, match.game, len(match.seats), match.version,
                            nxt.number if nxt else len(match.hands) + 1, number,
-                           nxt.info.get("bidder") if nxt else None)
+                           getattr(nxt.info, "bidder", None) if nxt else None)
 
     def edit_key(self, match_id: str) -> str:
         with self.app.app_context():

@@ -41,9 +41,8 @@ class LineChart:
 def running_chart(sheet: Sheet) -> LineChart | None:
     """The chart of the sheet's running totals, or None before two hands are scored.
 
-    >>> from scorekeeper.rules import navawhist
-    >>> sheet = navawhist.build_sheet(2, [{"bids": [1, 0], "tricks": [1, 1]},
-    ...                                   {"bids": [0, 1], "tricks": [1, 1]}])
+    >>> from types import SimpleNamespace as Row
+    >>> sheet = Row(columns=((0,), (1,)), rows=[Row(totals=(3, 0)), Row(totals=(3, 2))])
     >>> chart = running_chart(sheet)
     >>> chart.top, chart.bottom, chart.series[0].total
     (3, 0, 3)

@@ -54,6 +54,14 @@ class Printing:
     csv_total_row: Callable[[Sheet], list[Any]] | None = None  # under the points columns
 
 
+def open_rows(sheet: Sheet, left: int = 0) -> list[tuple[int, int | None]]:
+    """The blank rows of a match whose length is open, or has ``left`` rows to go: at least
+    ``BLANK_ROWS``, the first with its dealer."""
+    start = len(sheet.rows) + 1
+    return [(n, sheet.next.dealer if sheet.next and n == start else None)
+            for n in range(start, start + max(BLANK_ROWS, left))]
+
+
 def no_detail(sheet: Sheet, row: Row, column: int) -> str:
     """A cell that shows only the points and the running total."""
     return ""
@@ -98,8 +106,7 @@ def _number(value: Any) -> str:
 def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
                   printing: Printing) -> PrintedSheet:
     """The rows of the printed sheet, and the blank rows a match in progress goes on with:
-    the ones the game knows (``printing.blank_rows``), else at least ``BLANK_ROWS`` empty
-    rows (more when the number of games left is known)."""
+    the ones the game knows (``printing.blank_rows``), else :func:`open_rows`."""
     detail, sub = printing.detail, printing.parts
     dealt = any(r.dealer is not None for r in sheet.rows) or (
         sheet.next is not None and sheet.next.dealer is not None)
@@ -137,15 +144,9 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
     blank: list[PrintedRow] = []
     if not sheet.finished:
         empty = ("",) * len(sheet.columns)
-        if printing.blank_rows is not None:
-            blank = [PrintedRow(n, lead_cells(n, None, dealer), empty)
-                     for n, dealer in printing.blank_rows(sheet)]
-        else:
-            left = (sheet.status.get("games") or 0) - len(sheet.rows)
-            start = len(sheet.rows) + 1
-            for n in range(start, start + max(BLANK_ROWS, left)):
-                dealer = sheet.next.dealer if sheet.next and n == start else None
-                blank.append(PrintedRow(n, lead_cells(n, None, dealer), empty))
+        rows_left = printing.blank_rows or open_rows
+        blank = [PrintedRow(n, lead_cells(n, None, dealer), empty)
+                 for n, dealer in rows_left(sheet)]
     legend = _("Each cell: %(parts)s.", parts=", ".join(_(word) for word in sub if word))
     return PrintedSheet(tuple(lead), legend, rows, tuple(blank))
 
@@ -163,7 +164,7 @@ def _slug(text: str, length: int = 12) -> str:
 def download_name(match: Match, extension: str) -> str:
     """A file name that tells matches apart: game, date, players and a short part of the id.
 
-    For example ``navawhist-2026-11-30-Anna-Bruno-Carla-x7Gq2a.pdf``.
+    For example ``<game>-2026-11-30-Anna-Bruno-Carla-x7Gq2a.pdf``, the game by its key.
     """
     players = [slug for slug in (_slug(name) for name in match.names[:6]) if slug]
     short = _slug(match.id, 6) or "match"

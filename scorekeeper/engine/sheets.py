@@ -56,9 +56,9 @@ def sheet_json(match: Match, sheet: Sheet) -> dict[str, Any]:
         ],
         "winners": list(sheet.winners),
         "status": "finished" if sheet.finished else "in progress",
-        "details": dict(sheet.status),
+        "details": sheet.status.as_json(),
         "next": None if sheet.next is None else {
             "number": sheet.next.number, "dealer": sheet.next.dealer,
-            "seats": list(sheet.next.seats), "info": dict(sheet.next.info)},
+            "seats": list(sheet.next.seats), "info": sheet.next.info.as_json()},
         "version": match.version,
     }

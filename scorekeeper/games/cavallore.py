@@ -186,7 +186,7 @@ SPEC = GameSpec(
                       csv_number=N_("Deal"), csv_points=N_("Cards placed"),
                       csv_totals=N_("Wins"),
                       csv_total_row=lambda sheet: [s["placed"]
-                                                   for s in sheet.status["statistics"]]),
+                                                   for s in sheet.status.statistics]),
     blank_extras=blank_extras,
     entry_context=entry_context,
     template_globals={"cavallore_chart": distribution_chart,

@@ -79,7 +79,7 @@ def _blank(match: Match, number: int, kind: str) -> Entry:
     if before.next is None:
         raise Conflict
     columns = len(before.columns)
-    return Entry(number=number, dealer=before.next.dealer, leader=before.next.info["leader"],
+    return Entry(number=number, dealer=before.next.dealer, leader=before.next.info.leader,
                  kind=kind, side_tricks=[None] * columns)
 
 
@@ -251,7 +251,7 @@ def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
 def fortyfive_entry(match: Match, sheet: Sheet, mode: str | None = None) -> Entry:
     """A fresh entry for the next hand, in ``mode`` (default: tapping trick winners)."""
     entry = Entry(number=sheet.next.number, dealer=sheet.next.dealer,
-                  leader=sheet.next.info["leader"], side_tricks=[None] * len(sheet.columns))
+                  leader=sheet.next.info.leader, side_tricks=[None] * len(sheet.columns))
     entry.mode = mode if mode in MODES else MODES[0]
     return entry
 

@@ -57,7 +57,7 @@ def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
     if not addressed(args, match):
         return {}
     seat = whole(args.get("ask"))
-    return {"asking": seat} if seat in compute_sheet(match).next.info.get("changeable", ()) \
+    return {"asking": seat} if seat in compute_sheet(match).next.info.changeable \
         else {}
 
 
@@ -72,18 +72,18 @@ def bid(match_id: str):
         check_form(form, match)
         sheet = compute_sheet(match)
         if sheet.next is None or form.number.data != sheet.next.number \
-                or sheet.next.info["phase"] != "bids":
+                or sheet.next.info.phase != "bids":
             raise Conflict
         info = sheet.next.info
         if changing is not None:
             seat = whole(changing)
-            if seat not in info["changeable"]:
+            if seat not in info.changeable:
                 raise Conflict
             if not is_htmx():
                 return redirect(url_for("matches.show", match_id=match.id, n=sheet.next.number,
                                         ask=seat, _anchor="turn"), 303)
             return _bids(match, sheet, asking=seat)
-        if form.seat.data != info["bidder"] and form.seat.data not in info["changeable"]:
+        if form.seat.data != info.bidder and form.seat.data not in info.changeable:
             raise Conflict
         data = _pending(match, form.number.data)
         bids = list(data["bids"])
@@ -111,10 +111,10 @@ def tricks(match_id: str):
         check_form(form, match)
         sheet = compute_sheet(match)
         if sheet.next is None or form.number.data != sheet.next.number \
-                or sheet.next.info.get("phase") != "tricks":
+                or sheet.next.info.phase != "tricks":
             raise Conflict
         data = _pending(match, form.number.data)
-        chosen = data["tricks"] = navawhist.complete_tricks(sheet.next.info["cards"], chosen)
+        chosen = data["tricks"] = navawhist.complete_tricks(sheet.next.info.cards, chosen)
         data["trump"] = form.trump.data or None
         if preview:
             return _preview(match, sheet, form, data)
@@ -127,7 +127,7 @@ def tricks(match_id: str):
 def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, Any]):
     """The tricks panel with what is left to assign and, once complete, each player's points."""
     hands = [h.data for h in match.hands][: form.number.data - 1] + [data]
-    left = navawhist.tricks_left(sheet.next.info["cards"], data["tricks"])
+    left = navawhist.tricks_left(sheet.next.info.cards, data["tricks"])
     row, error = None, None
     if left == 0:
         try:
@@ -179,14 +179,14 @@ def _bids_tricks(sheet: Sheet, row: Row, column: int) -> str:
 def _cards(sheet: Sheet, number: int, row: Row | None) -> str:
     """A printed row's cards dealt, and the trump when one was noted."""
     trump = (row.inputs.get("trump") or "") if row else ""
-    return f"{sheet.status['schedule'][number - 1]} {trump}".strip()
+    return f"{sheet.status.schedule[number - 1]} {trump}".strip()
 
 
 def _hands_left(sheet: Sheet) -> list[tuple[int, int | None]]:
     """The hands still to play, with their dealers: the fixed table of hands."""
-    dealers = sheet.status["dealers"]
+    dealers = sheet.status.dealers
     return [(n, dealers[n - 1])
-            for n in range(len(sheet.rows) + 1, len(sheet.status["schedule"]) + 1)]
+            for n in range(len(sheet.rows) + 1, len(sheet.status.schedule) + 1)]
 
 
 SPEC = GameSpec(

@@ -16,7 +16,7 @@ from flask import Blueprint, abort, request
 from flask_babel import gettext as _
 
 from ..engine.history import Field
-from ..engine.printing import Printing
+from ..engine.printing import Printing, open_rows
 from ..models import Match
 from ..rules import N_, RuleError, quarantotto
 from ..web.access import needs_edit_right
@@ -138,7 +138,9 @@ SPEC = GameSpec(
     printing=Printing(rummy.printed_cell,
                       (N_("points in hand (✓ closed; ∅ the stock ran out)"), N_("score"),
                        N_("running total")),
-                      event_marks={quarantotto.STOCK_RAN_OUT: "∅"}),
+                      event_marks={quarantotto.STOCK_RAN_OUT: "∅"},
+                      blank_rows=lambda sheet: open_rows(
+                          sheet, (sheet.status.games or 0) - len(sheet.rows))),
     blank_extras=blank_extras,
     entry_context=entry_context,
     template_globals=cardpad.TEMPLATE_GLOBALS,

@@ -11,7 +11,7 @@ data to store for a draft (``data(draft, sheet)``, the sheet as it is before the
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from flask import request
@@ -79,13 +79,14 @@ def correct(match: Match, number: int, hand: dict[str, Any], draft_class: Any, *
 MARKS = {Note.CLOSED: "✓", Note.CLOSED_IN_HAND: "✓✓", Note.NEVER_OPENED: "✗"}
 
 
-def printed_cell(sheet: Sheet, row: Row, column: int) -> str:
+def printed_cell(sheet: Sheet, row: Row, column: int,
+                 back: Mapping[int, int] | None = None) -> str:
     """A printed cell's detail: the points left in hand (Quarantotto) or how the player
-    closed, with a re-entry before it and "out" after it."""
+    closed, with a re-entry before it (``back``: the total each seat re-entered with) and
+    "out" after it."""
     if row.annulled:
         return ""
-    back = {e["seat"]: e["total"] for e in sheet.status.get("events", ())
-            if e["deal"] == row.number and e["event"] == "reentry"}
+    back = back or {}
     words = []
     for seat in sheet.columns[column]:
         note = row.notes[seat] if seat < len(row.notes) else ""

@@ -21,7 +21,7 @@ from ..engine.history import Field
 from ..engine.printing import Printing
 from ..engine.sheets import compute_sheet
 from ..models import Match
-from ..rules import N_, Next, Sheet, scala40
+from ..rules import N_, Next, Row, Sheet, scala40
 from ..rules.cards import RANKS
 from ..web.access import needs_edit_right
 from ..web.entry import addressed, stored_hand, tap_address
@@ -160,6 +160,13 @@ def blank_extras(players: int) -> dict[str, Any]:
     return {"values": scala40.card_values(), "never_opened": scala40.NEVER_OPENED}
 
 
+def _printed_cell(sheet: Sheet, row: Row, column: int) -> str:
+    """A printed cell's detail: how the player closed, a re-entry before it."""
+    back = {e["seat"]: e["total"] for e in sheet.status.events
+            if e["deal"] == row.number and e["event"] == "reentry"}
+    return rummy.printed_cell(sheet, row, column, back)
+
+
 SPEC = GameSpec(
     rules=scala40.GAME,
     blueprint=bp,
@@ -172,7 +179,7 @@ SPEC = GameSpec(
         "reentries": Field("players", N_("Re-entries"), N_("%(name)s re-entered")),
         "annulled": Field("flag", N_("Annulled"), N_("annulled (stalemate)")),
     },
-    printing=Printing(rummy.printed_cell,
+    printing=Printing(_printed_cell,
                       (N_("✓ closed, ✓✓ closed in hand, ✗ never opened, ↩ re-entry "
                           "(×2: penalties doubled)"), N_("penalty"), N_("running total")),
                       event_marks={scala40.DOUBLED: "×2"}),

@@ -4,12 +4,27 @@
 """
 
 from . import cavallore, fortyfive, navawhist, quarantotto, scala40
-from .core import N_, Event, Figure, Game, Next, Note, Option, Row, RuleError, Sheet, places
+from .core import (
+    N_,
+    Details,
+    Event,
+    Figure,
+    Game,
+    Next,
+    Note,
+    Option,
+    Row,
+    RuleError,
+    Sheet,
+    Status,
+    optional,
+    places,
+)
 
 GAMES: dict[str, Game] = {
     module.GAME.key: module.GAME
     for module in (navawhist, quarantotto, scala40, fortyfive, cavallore)
 }
 
-__all__ = ["GAMES", "N_", "Event", "Figure", "Game", "Next", "Note", "Option", "Row",
-           "RuleError", "Sheet", "places"]
+__all__ = ["GAMES", "N_", "Details", "Event", "Figure", "Game", "Next", "Note", "Option", "Row",
+           "RuleError", "Sheet", "Status", "optional", "places"]

@@ -24,6 +24,7 @@ from typing import Any
 from .cards import Card, parse_cards
 from .core import (
     N_,
+    Details,
     Event,
     Figure,
     Game,
@@ -32,6 +33,7 @@ from .core import (
     Row,
     RuleError,
     Sheet,
+    Status,
     check_count,
     check_seat,
     places,
@@ -223,7 +225,7 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *,
     and ``status`` holds each seat's :class:`Stats` as a dict beside the expected odds.
 
     >>> sheet = build_sheet(1, [{"placed": 36}, {"placed": "12"}])
-    >>> [r.points for r in sheet.rows], sheet.totals, sheet.status["statistics"][0]["mean"]
+    >>> [r.points for r in sheet.rows], sheet.totals, sheet.status.statistics[0]["mean"]
     ([(36,), (12,)], (1,), 24.0)
     """
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -250,13 +252,29 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *,
         game="cavallore", players=players, options={},
         columns=tuple((s,) for s in range(players)), rows=tuple(rows), totals=tuple(wins),
         places=places(wins), finished=False, winners=(),
-        next=Next(len(rows) + 1, None, tuple(range(players)), {"cells": CELLS}),
-        status={
-            "statistics": [statistics(log).as_dict() for log in logs],
-            "expected": {"win_rate": float(WIN_PROBABILITY), "mean": float(expected_mean()),
-                         "distribution": [float(p) for p in dist]},
-        },
+        next=Next(len(rows) + 1, None, tuple(range(players)), NextHand(CELLS)),
+        status=MatchStatus(
+            [statistics(log).as_dict() for log in logs],
+            {"win_rate": float(WIN_PROBABILITY), "mean": float(expected_mean()),
+             "distribution": [float(p) for p in dist]},
+        ),
     )
+
+
+@dataclass(frozen=True)
+class MatchStatus(Status):
+    """A Cavallo Re log beyond its rows: each player's statistics, and the exact odds
+    (the chance of a win, the mean of cards placed, their distribution) beside them."""
+
+    statistics: list[dict[str, Any]]
+    expected: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class NextHand(Details):
+    """The deal being entered: how many cards a win places."""
+
+    cells: int
 
 
 # Cards placed, grouped for the comparison with the exact distribution: (low, high).

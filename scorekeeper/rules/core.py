@@ -9,7 +9,7 @@ Its conventions (refusals, places and ties, options): docs/rules.md#conventions-
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
@@ -292,13 +292,51 @@ class Row:
 
 
 @dataclass(frozen=True)
+class Details:
+    """What a game says of its sheet (``Sheet.status``) or of its next hand (``Next.info``)
+    beyond the fields every game shares: each game subclasses it, a frozen dataclass whose
+    fields are named, so that a template reads ``sheet.status.schedule`` and never guesses.
+
+    The JSON export gives its fields in order (:meth:`as_json`); a field whose metadata says
+    ``optional`` is left out while it is None.
+    """
+
+    def as_json(self) -> dict[str, Any]:
+        """The fields as JSON-able data, in the order they are declared."""
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if not (f.metadata.get("optional") and getattr(self, f.name) is None)}
+
+
+def optional(default: Any = None) -> Any:
+    """A field of :class:`Details` that the JSON export leaves out while it is None."""
+    return field(default=default, metadata={"optional": True})
+
+
+@dataclass(frozen=True)
+class Status(Details):
+    """What a game's sheet says beyond rows and totals (``Sheet.status``); the two
+    questions below are asked by pages every game shares, each game answers them."""
+
+    @property
+    def hands_in_all(self) -> int | None:
+        """How many hands the match has in all, when its rules fix it in advance and the
+        match list says "Hand 3 of 19"; None otherwise."""
+        return None
+
+    def place_reason(self, column: int) -> tuple[str, dict[str, Any]] | None:
+        """Why column ``column`` is placed where it is, beyond its total, as a message and
+        its values ("out in deal %(n)s"); None when its total says it all."""
+        return None
+
+
+@dataclass(frozen=True)
 class Next:
     """The hand to enter next: its number, dealer and the seats that play it."""
 
     number: int
     dealer: int | None
     seats: tuple[int, ...]
-    info: Mapping[str, Any] = field(default_factory=dict)
+    info: Details = field(default_factory=Details)
 
 
 @dataclass(frozen=True)
@@ -320,7 +358,7 @@ class Sheet:
     finished: bool
     winners: tuple[int, ...]
     next: Next | None
-    status: Mapping[str, Any] = field(default_factory=dict)
+    status: Status = field(default_factory=Status)
 
 
 def places(totals: Sequence[int], *, higher_wins: bool = True) -> tuple[int, ...]:

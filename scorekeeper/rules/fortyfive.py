@@ -15,6 +15,7 @@ from typing import Any
 from .cards import SUITS, Card, parse_cards, suit_symbol
 from .core import (
     N_,
+    Details,
     Event,
     Figure,
     Game,
@@ -23,6 +24,7 @@ from .core import (
     Row,
     RuleError,
     Sheet,
+    Status,
     check_count,
     check_seat,
     places,
@@ -495,13 +497,34 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
         columns=tuple(tuple(side) for side in columns), rows=tuple(rows), totals=tuple(totals),
         places=places(ranking), finished=finished,
         winners=(winner,) if winner is not None else (),
-        next=None if finished else Next(len(rows) + 1, dealer, tuple(range(players)), {
-            "sides": columns, "leader": (dealer + 1) % players, "tricks": TRICKS,
-        }),
-        status={"target": target, "jink": jink, "three_pairs": three_pairs,
-                "tie_goes_on": bool(tied), "tied": tied, "won_by_jink": by_jink,
-                "played": len(rows)},
+        next=None if finished else Next(len(rows) + 1, dealer, tuple(range(players)),
+                                        NextHand(columns, (dealer + 1) % players, TRICKS)),
+        status=MatchStatus(target, jink, three_pairs, bool(tied), tied, by_jink, len(rows)),
     )
+
+
+@dataclass(frozen=True)
+class MatchStatus(Status):
+    """A Forty-Five sheet beyond its rows: the target and the options in force, whether a
+    tie at the top keeps play going (and between which sides), whether a jink won it, and
+    the hands played."""
+
+    target: int
+    jink: bool
+    three_pairs: bool
+    tie_goes_on: bool
+    tied: list[int]
+    won_by_jink: bool
+    played: int
+
+
+@dataclass(frozen=True)
+class NextHand(Details):
+    """The hand being entered: the sides, who leads the first trick and how many tricks."""
+
+    sides: list[list[int]]
+    leader: int
+    tricks: int
 
 
 def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import suit_symbol
 from .core import (
     N_,
+    Details,
     Figure,
     Game,
     Next,
@@ -16,6 +18,7 @@ from .core import (
     Row,
     RuleError,
     Sheet,
+    Status,
     check_count,
     check_length,
     check_seat,
@@ -226,7 +229,7 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     unfinished: it becomes ``next``, with the next bidder and the forbidden bid.
 
     >>> sheet = build_sheet(2, [{"bids": [1, 0], "tricks": [1, 1]}])
-    >>> sheet.totals, sheet.next.number, sheet.next.info["cards"]
+    >>> sheet.totals, sheet.next.number, sheet.next.info.cards
     ((3, 0), 2, 2)
     """
     schedule = deal_schedule(players)
@@ -273,9 +276,43 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
         winners=tuple(s for s in range(players) if ranks[s] == 1) if finished else (),
         next=None if finished else _next(players, schedule, len(rows), first_dealer, hook,
                                           pending),
-        status={"hands": len(schedule), "played": len(rows), "schedule": schedule,
-                "dealers": [(first_dealer + i) % players for i in range(len(schedule))]},
+        status=MatchStatus(len(schedule), len(rows), schedule,
+                           [(first_dealer + i) % players for i in range(len(schedule))]),
     )
+
+
+@dataclass(frozen=True)
+class MatchStatus(Status):
+    """A Navawhist sheet beyond its rows: the hands of the table and how many are played,
+    the cards of each hand (``schedule``) and who deals it."""
+
+    hands: int
+    played: int
+    schedule: list[int]
+    dealers: list[int]
+
+    @property
+    def hands_in_all(self) -> int:
+        """The table of hands fixes the match's length."""
+        return self.hands
+
+
+@dataclass(frozen=True)
+class NextHand(Details):
+    """The hand being entered: its cards, the bidding order and the bids so far, who bids
+    next (None once every bid is in: the tricks' ``phase``), what the dealer may not bid,
+    the bids' total against the cards, and the bids that may still change."""
+
+    cards: int
+    order: list[int]
+    bids: list[int | None]
+    bidder: int | None
+    forbidden: int | None
+    trump: str | None
+    phase: str
+    bid_total: int
+    bids_off: int
+    changeable: list[int]
 
 
 def _next(players: int, schedule: list[int], index: int, first_dealer: int, hook: bool,
@@ -291,12 +328,12 @@ def _next(players: int, schedule: list[int], index: int, first_dealer: int, hook
     bid_total, bids_off = bids_against_cards(cards, bids)
     # While bidding goes on, a bid already made may still be changed.
     changeable = [s for s in order if bids[s] is not None] if bidder is not None else []
-    return Next(index + 1, dealer, tuple(range(players)), {
-        "cards": cards, "order": order, "bids": bids, "bidder": bidder,
-        "forbidden": forbidden, "trump": pending["trump"] if pending else None,
-        "phase": "bids" if bidder is not None else "tricks",
-        "bid_total": bid_total, "bids_off": bids_off, "changeable": changeable,
-    })
+    return Next(index + 1, dealer, tuple(range(players)), NextHand(
+        cards=cards, order=order, bids=bids, bidder=bidder, forbidden=forbidden,
+        trump=pending["trump"] if pending else None,
+        phase="bids" if bidder is not None else "tricks",
+        bid_total=bid_total, bids_off=bids_off, changeable=changeable,
+    ))
 
 
 def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:

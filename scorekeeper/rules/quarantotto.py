@@ -7,11 +7,13 @@ Each game every player scores ``W - h``: ``h`` their points in hand, ``W`` the h
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import JOKER, RANKS
 from .core import (
     N_,
+    Details,
     Event,
     Figure,
     Game,
@@ -21,6 +23,7 @@ from .core import (
     Row,
     RuleError,
     Sheet,
+    Status,
     check_length,
     check_seat,
     places,
@@ -287,10 +290,28 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
         winners=tuple(s for s in range(players) if ranks[s] == 1) if finished else (),
         next=None if finished else Next(len(rows) + 1, (first_dealer + len(rows)) % players,
                                         tuple(range(players)),
-                                        {"games": length, "target": None if length else target}),
-        status={"games": length, "target": None if length else target, "played": len(rows),
-                "warnings": found},
+                                        NextHand(length, None if length else target)),
+        status=MatchStatus(length, None if length else target, len(rows), found),
     )
+
+
+@dataclass(frozen=True)
+class MatchStatus(Status):
+    """A Quarantotto sheet beyond its rows: the match's length in games, or its target,
+    the games played and the warnings its hands raise."""
+
+    games: int | None
+    target: int | None
+    played: int
+    warnings: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class NextHand(Details):
+    """The game being entered: the match's length in games, or its target."""
+
+    games: int | None
+    target: int | None
 
 
 def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:

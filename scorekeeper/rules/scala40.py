@@ -7,11 +7,13 @@ else the penalty points of their cards; closing in hand doubles every opponent.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 from .cards import JOKER, RANKS
 from .core import (
     N_,
+    Details,
     Event,
     Figure,
     Game,
@@ -21,6 +23,7 @@ from .core import (
     Row,
     RuleError,
     Sheet,
+    Status,
     check_length,
     check_seat,
     places,
@@ -396,13 +399,13 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
 
     >>> sheet = build_sheet(3, [{"closer": 0, "points": [None, "A K", 110]},
     ...                         {"closer": 1, "points": [40, 0, None]}])
-    >>> sheet.totals, sheet.status["eliminated"], sheet.next.dealer, sheet.next.seats
+    >>> sheet.totals, sheet.status.eliminated, sheet.next.dealer, sheet.next.seats
     ((40, 21, 110), [2], 0, (0, 1))
 
-    ``status["to_go"]`` holds the points each column may still take before it is out
-    (None once out, or without elimination), ``status["out_in"]`` the deal that put it out:
+    ``status.to_go`` holds the points each column may still take before it is out
+    (None once out, or without elimination), ``status.out_in`` the deal that put it out:
 
-    >>> sheet.status["to_go"], sheet.status["out_in"]
+    >>> sheet.status.to_go, sheet.status.out_in
     ([61, 80, None], [None, None, 1])
     """
     opts = _clean_options(players, options)
@@ -451,11 +454,12 @@ def deal_players(offered: Next, reentries: Iterable[Any]) -> tuple[list[int], li
     """Who plays the deal ``offered`` and who re-enters before it, given the re-entries
     ticked: the seats still in, plus every ticked seat the sheet offers a re-entry to.
 
-    >>> offer = Next(4, 0, (0, 2), {"may_reenter": [{"seat": 1, "total": 90}]})
+    >>> offer = Next(4, 0, (0, 2), NextHand([0, 2], [{"seat": 1, "total": 90}], 101, True,
+    ...                                     False))
     >>> deal_players(offer, [1, 3])
     ([0, 1, 2], [1])
     """
-    may = {offer["seat"] for offer in offered.info.get("may_reenter", ())}
+    may = {offer["seat"] for offer in offered.info.may_reenter}
     back = [seat for seat in reentries if seat in may]
     return sorted(set(offered.seats) | set(back)), back
 
@@ -470,24 +474,64 @@ def _sheet(players: int, opts: dict[str, Any], match: _Match, rows: list[Row],
         game="scala40", players=players, options=opts, columns=match.columns, rows=tuple(rows),
         totals=tuple(match.totals), places=ranks, finished=finished,
         winners=tuple(c for c, r in enumerate(ranks) if r == 1) if finished else (),
-        next=None if finished else Next(number, match.dealer, tuple(match.seats_in), {
-            "seats_in": match.seats_in, "may_reenter": may_reenter, "threshold": threshold,
-            "in_hand_doubles": opts["in_hand_doubles"], "pairs": opts["pairs"],
-        }),
-        status={
-            "end": opts["end"], "threshold": threshold,
-            "deals": None if match.elimination else opts["deals"],
-            "played": match.scored, "annulled": sum(r.annulled for r in rows),
-            "seats_in": match.seats_in,
-            "eliminated": [s for s in range(players) if s not in match.seats_in],
-            "reentries": [match.reentries[match.column_of[s]] for s in range(players)],
-            "reentry_limit": opts["reentry_limit"] if opts["reentry"] else None,
-            "may_reenter": may_reenter, "events": match.events,
-            "to_go": [None if threshold is None or c in match.out else threshold - t
-                      for c, t in enumerate(match.totals)],
-            "out_in": [match.out.get(c) for c in range(len(match.columns))],
-        },
+        next=None if finished else Next(number, match.dealer, tuple(match.seats_in), NextHand(
+            seats_in=match.seats_in, may_reenter=may_reenter, threshold=threshold,
+            in_hand_doubles=opts["in_hand_doubles"], pairs=opts["pairs"],
+        )),
+        status=MatchStatus(
+            end=opts["end"], threshold=threshold,
+            deals=None if match.elimination else opts["deals"],
+            played=match.scored, annulled=sum(r.annulled for r in rows),
+            seats_in=match.seats_in,
+            eliminated=[s for s in range(players) if s not in match.seats_in],
+            reentries=[match.reentries[match.column_of[s]] for s in range(players)],
+            reentry_limit=opts["reentry_limit"] if opts["reentry"] else None,
+            may_reenter=may_reenter, events=match.events,
+            to_go=[None if threshold is None or c in match.out else threshold - t
+                   for c, t in enumerate(match.totals)],
+            out_in=[match.out.get(c) for c in range(len(match.columns))],
+        ),
     )
+
+
+@dataclass(frozen=True)
+class MatchStatus(Status):
+    """A Scala 40 sheet beyond its rows: how the match ends (elimination at ``threshold``,
+    or after ``deals``), the deals played and annulled, who is still in and who is out,
+    each player's re-entries and their limit, who may re-enter now, what happened deal by
+    deal (``events``), the points each column may still take (``to_go``) and the deal that
+    put it out (``out_in``)."""
+
+    end: str
+    threshold: int | None
+    deals: int | None
+    played: int
+    annulled: int
+    seats_in: list[int]
+    eliminated: list[int]
+    reentries: list[int]
+    reentry_limit: int | None
+    may_reenter: list[dict[str, int]]
+    events: list[dict[str, Any]]
+    to_go: list[int | None]
+    out_in: list[int | None]
+
+    def place_reason(self, column: int) -> tuple[str, dict[str, Any]] | None:
+        """A player out is ranked by the deal that put them out."""
+        deal = self.out_in[column]
+        return None if not deal else (N_("out in deal %(n)s"), {"n": deal})
+
+
+@dataclass(frozen=True)
+class NextHand(Details):
+    """The deal being entered: who is still in, who may re-enter before it, the threshold,
+    whether closing in hand doubles the penalties, and whether partners play in pairs."""
+
+    seats_in: list[int]
+    may_reenter: list[dict[str, int]]
+    threshold: int | None
+    in_hand_doubles: bool
+    pairs: bool
 
 
 def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
@@ -506,7 +550,7 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
         for seat, note in enumerate(row.notes):
             for key in notes.get(note, ()):
                 out[seat][key] += 1
-    for event in sheet.status["events"]:
+    for event in sheet.status.events:
         out[event["seat"]][event["event"]] += 1
     return out
 

@@ -267,14 +267,14 @@ def test_log_for_one_player() -> None:
     assert not sheet.finished and sheet.winners == () and sheet.options == {}
     assert sheet.next is not None
     assert (sheet.next.number, sheet.next.dealer, sheet.next.seats) == (4, None, (0,))
-    assert sheet.next.info == {"cells": 36}
-    stats = sheet.status["statistics"][0]
+    assert sheet.next.info.as_json() == {"cells": 36}
+    stats = sheet.status.statistics[0]
     assert stats["deals"] == 3 and stats["wins"] == 2 and stats["best_streak"] == 1
     assert stats["mean"] == 28.0 and stats["counts"][12] == 1
-    expected = sheet.status["expected"]
+    expected = sheet.status.expected
     assert expected["win_rate"] == 0.1 and expected["mean"] == pytest.approx(28.8)
     assert expected["distribution"][36] == 0.1 and len(expected["distribution"]) == 37
-    json.dumps(dict(sheet.status))
+    json.dumps(sheet.status.as_json())
 
 
 def test_log_for_several_players() -> None:
@@ -284,8 +284,8 @@ def test_log_for_several_players() -> None:
                                               (None, 36, None)]
     assert sheet.rows[1].notes == (Note.LOST, "", "")
     assert sheet.totals == (0, 2, 0) and sheet.places == (2, 1, 2)
-    assert [s["deals"] for s in sheet.status["statistics"]] == [1, 2, 0]
-    assert sheet.status["statistics"][1]["best_streak"] == 2
+    assert [s["deals"] for s in sheet.status.statistics] == [1, 2, 0]
+    assert sheet.status.statistics[1]["best_streak"] == 2
     assert sheet.rows[0].inputs == {"placed": 36, "seat": 1}
 
 

@@ -325,7 +325,7 @@ def test_a_tie_at_the_top_plays_on_and_the_rule_applies_to_all_sides() -> None:
     hands = by_sides(([2, 2, 1], 0), ([2, 2, 1], 1), ([2, 2, 1], None), ([2, 2, 1], None))
     sheet = build_sheet(3, hands)
     assert [r.totals for r in sheet.rows][-2:] == [(35, 35, 15), (45, 45, 20)]
-    assert not sheet.finished and sheet.status["tie_goes_on"] and sheet.status["tied"] == [0, 1]
+    assert not sheet.finished and sheet.status.tie_goes_on and sheet.status.tied == [0, 1]
     assert sheet.rows[-1].events == (Event.NO_TRUMP, Event.TIE_AT_TOP)
     assert sheet.next is not None and sheet.next.number == 5
     # Still tied at the top, both higher: play goes on again.
@@ -334,7 +334,7 @@ def test_a_tie_at_the_top_plays_on_and_the_rule_applies_to_all_sides() -> None:
     # The rule applies to all sides: the third side passes both and wins.
     sheet = build_sheet(3, hands + by_sides(([0, 0, 5], 2)))
     assert sheet.totals == (45, 45, 50) and sheet.winners == (2,)
-    assert not sheet.status["tie_goes_on"] and sheet.places == (2, 2, 1)
+    assert not sheet.status.tie_goes_on and sheet.places == (2, 2, 1)
     # Or one of the tied sides pulls ahead and wins.
     sheet = build_sheet(3, hands + by_sides(([1, 2, 2], 1)))
     assert sheet.totals == (50, 60, 30) and sheet.winners == (1,)
@@ -352,7 +352,7 @@ def test_jink_wins_at_once_when_switched_on() -> None:
     sheet = build_sheet(4, hands, jink=True)
     assert sheet.totals == (0, 25) and sheet.finished and sheet.winners == (1,)
     assert sheet.places == (2, 1)
-    assert sheet.status["won_by_jink"] and sheet.rows[0].events == (
+    assert sheet.status.won_by_jink and sheet.rows[0].events == (
         Event.NO_TRUMP, Event.ALL_FIVE)
     sheet = build_sheet(4, hands)
     assert not sheet.finished and sheet.options["jink"] is False
@@ -363,7 +363,7 @@ def test_targets(target: int, hands_to_win: int) -> None:
     hands = by_sides(*[([5, 0], 0)] * hands_to_win)
     assert not build_sheet(2, hands[:-1], target=target).finished
     sheet = build_sheet(2, hands, target=str(target))
-    assert sheet.finished and sheet.status["target"] == target
+    assert sheet.finished and sheet.status.target == target
     with pytest.raises(RuleError):
         build_sheet(2, hands, target=100)
 
@@ -408,13 +408,13 @@ def test_dealer_and_next() -> None:
     assert [r.dealer for r in sheet.rows] == [2, 0]
     assert sheet.next is not None
     assert (sheet.next.number, sheet.next.dealer, sheet.next.seats) == (3, 1, (0, 1, 2))
-    assert sheet.next.info == {"sides": [[0], [1], [2]], "leader": 2, "tricks": 5}
-    assert sheet.status == {"target": 45, "jink": False, "three_pairs": False,
+    assert sheet.next.info.as_json() == {"sides": [[0], [1], [2]], "leader": 2, "tricks": 5}
+    assert sheet.status.as_json() == {"target": 45, "jink": False, "three_pairs": False,
                             "tie_goes_on": False, "tied": [], "won_by_jink": False,
                             "played": 2}
-    json.dumps(sheet.status)
-    json.dumps(sheet.next.info)
-    assert build_sheet(2, []).next.info["leader"] == 1
+    json.dumps(sheet.status.as_json())
+    json.dumps(sheet.next.info.as_json())
+    assert build_sheet(2, []).next.info.leader == 1
 
 
 @pytest.mark.parametrize(("hand", "seat"), [

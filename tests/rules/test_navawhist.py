@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from scorekeeper.rules.core import Next, Note, RuleError
 from scorekeeper.rules.navawhist import (
     GAME,
+    NextHand,
     bidding_order,
     build_sheet,
     complete_tricks,
@@ -385,12 +386,12 @@ def test_an_empty_match() -> None:
     assert sheet.places == (1, 1, 1, 1)
     assert sheet.finished is False
     assert sheet.winners == ()
-    assert sheet.status == {"hands": 16, "played": 0, "schedule": TABLE[4],
-                            "dealers": [0, 1, 2, 3] * 4}
-    assert sheet.next == Next(1, 0, (0, 1, 2, 3), {
-        "cards": 1, "order": [1, 2, 3, 0], "bids": [None] * 4, "bidder": 1,
-        "forbidden": None, "trump": None, "phase": "bids",
-        "bid_total": 0, "bids_off": -1, "changeable": []})
+    assert sheet.status.as_json() == {"hands": 16, "played": 0, "schedule": TABLE[4],
+                                      "dealers": [0, 1, 2, 3] * 4}
+    assert sheet.next == Next(1, 0, (0, 1, 2, 3), NextHand(
+        cards=1, order=[1, 2, 3, 0], bids=[None] * 4, bidder=1,
+        forbidden=None, trump=None, phase="bids",
+        bid_total=0, bids_off=-1, changeable=[]))
 
 
 def test_one_hand_for_two_players() -> None:
@@ -398,7 +399,7 @@ def test_one_hand_for_two_players() -> None:
     sheet = build_sheet(2, [{"bids": [1, 0], "tricks": [1, 1]}])
     assert sheet.totals == (3, 0)
     assert sheet.next is not None
-    assert (sheet.next.number, sheet.next.dealer, sheet.next.info["cards"]) == (2, 1, 2)
+    assert (sheet.next.number, sheet.next.dealer, sheet.next.info.cards) == (2, 1, 2)
 
 
 def test_case_4_example_on_the_sheet() -> None:
@@ -408,9 +409,9 @@ def test_case_4_example_on_the_sheet() -> None:
     assert sheet.next is not None
     assert sheet.next.number == 5
     assert sheet.next.dealer == 2
-    assert sheet.next.info["cards"] == 5
-    assert sheet.next.info["bidder"] == 2
-    assert sheet.next.info["forbidden"] == 5
+    assert sheet.next.info.cards == 5
+    assert sheet.next.info.bidder == 2
+    assert sheet.next.info.forbidden == 5
     error = raises(lambda: build_sheet(3, [*before, {"bids": [0, 0, 5]}], first_dealer=1))
     assert error.seat == 2
     assert error.params["bid"] == 5
@@ -425,7 +426,7 @@ def test_hook_off_lets_the_dealer_bid_anything() -> None:
     before = filler(3, 4)
     sheet = build_sheet(3, [*before, {"bids": [0, 0, None]}], first_dealer=1, hook=False)
     assert sheet.options == {"hook": False}
-    assert sheet.next is not None and sheet.next.info["forbidden"] is None
+    assert sheet.next is not None and sheet.next.info.forbidden is None
     sheet = build_sheet(3, [*before, {"bids": [0, 0, 5], "tricks": [0, 0, 5]}], first_dealer=1,
                         hook=False)
     assert sheet.rows[-1].points == (5, 5, 10)
@@ -446,17 +447,17 @@ def test_next_follows_the_bidding_hand_by_hand() -> None:
         assert sheet.next is not None
         info = sheet.next.info
         assert (sheet.next.number, sheet.next.dealer) == (1, 1)
-        assert info["order"] == [2, 3, 0, 1]
-        assert info["bids"] == bids
-        assert (info["bidder"], info["forbidden"], info["phase"]) == (bidder, forbidden, "bids")
+        assert info.order == [2, 3, 0, 1]
+        assert info.bids == bids
+        assert (info.bidder, info.forbidden, info.phase) == (bidder, forbidden, "bids")
         hook_off = build_sheet(4, [{"bids": bids}], first_dealer=1, hook=False)
-        assert hook_off.next is not None and hook_off.next.info["forbidden"] is None
+        assert hook_off.next is not None and hook_off.next.info.forbidden is None
     sheet = build_sheet(4, [{"bids": ["0", "0", "0", "0"], "trump": "s"}], first_dealer=1)
     assert sheet.next is not None
     info = sheet.next.info
-    assert info["bids"] == [0, 0, 0, 0]
-    assert (info["bidder"], info["forbidden"], info["phase"]) == (None, None, "tricks")
-    assert info["trump"] == "♠"
+    assert info.bids == [0, 0, 0, 0]
+    assert (info.bidder, info.forbidden, info.phase) == (None, None, "tricks")
+    assert info.trump == "♠"
     assert sheet.rows == ()
 
 
@@ -464,8 +465,8 @@ def test_a_hand_with_no_bids_yet() -> None:
     for hand in ({}, {"bids": None, "tricks": None}, {"bids": []}):
         sheet = build_sheet(3, [*filler(3, 2), hand])
         assert sheet.next is not None
-        assert sheet.next.info["bids"] == [None] * 3
-        assert sheet.next.info["bidder"] == 0
+        assert sheet.next.info.bids == [None] * 3
+        assert sheet.next.info.bidder == 0
         assert sheet.next.dealer == 2
         assert len(sheet.rows) == 2
 
@@ -487,7 +488,7 @@ def test_dealer_rotation(first_dealer: int) -> None:
     assert sheet.next is not None
     assert sheet.next.dealer == (first_dealer + 7) % 4
     assert sheet.next.number == 8
-    assert sheet.next.info["order"] == order_of(4, sheet.next.dealer)
+    assert sheet.next.info.order == order_of(4, sheet.next.dealer)
 
 
 # --- the sheet: refusals --------------------------------------------------------------------
@@ -652,7 +653,7 @@ def check_sheet(players: int, hands: list[dict[str, Any]], first_dealer: int,
     assert sheet.places == tuple(1 + sum(o > t for o in totals) for t in totals)
     finished = len(hands) == HANDS[players]
     assert sheet.finished is finished
-    assert sheet.status == {
+    assert sheet.status.as_json() == {
         "hands": HANDS[players], "played": len(hands), "schedule": TABLE[players],
         "dealers": [(first_dealer + i) % players for i in range(HANDS[players])]}
     if finished:
@@ -663,8 +664,8 @@ def check_sheet(players: int, hands: list[dict[str, Any]], first_dealer: int,
         assert sheet.next is not None
         assert sheet.next.number == len(hands) + 1
         assert sheet.next.dealer == (first_dealer + len(hands)) % players
-        assert sheet.next.info["cards"] == TABLE[players][len(hands)]
-        assert sheet.next.info["bidder"] == (sheet.next.dealer + 1) % players
+        assert sheet.next.info.cards == TABLE[players][len(hands)]
+        assert sheet.next.info.bidder == (sheet.next.dealer + 1) % players
 
 
 @pytest.mark.parametrize("players", PLAYER_COUNTS)
@@ -741,8 +742,8 @@ def test_the_forbidden_bid_is_the_only_one_refused(players: int, data: st.DataOb
     before = filler(players, index)
     sheet = build_sheet(players, [*before, {"bids": bids}], first_dealer=first_dealer)
     assert sheet.next is not None
-    assert sheet.next.info["bidder"] == dealer
-    assert sheet.next.info["forbidden"] == forbidden
+    assert sheet.next.info.bidder == dealer
+    assert sheet.next.info.forbidden == forbidden
     for bid in range(cards + 1):
         hand = {"bids": [bid if s == dealer else b for s, b in enumerate(bids)]}
         if bid == forbidden:
@@ -751,7 +752,7 @@ def test_the_forbidden_bid_is_the_only_one_refused(players: int, data: st.DataOb
         else:
             sheet = build_sheet(players, [*before, hand], first_dealer=first_dealer)
             assert sheet.next is not None
-            assert sheet.next.info["phase"] == "tricks"
+            assert sheet.next.info.phase == "tricks"
         build_sheet(players, [*before, hand], first_dealer=first_dealer, hook=False)
 
 
@@ -771,14 +772,14 @@ def test_next_shows_a_forbidden_bid_only_to_the_dealer_with_the_hook(
                         first_dealer=first_dealer, hook=hook)
     assert sheet.next is not None
     info = sheet.next.info
-    assert info["bidder"] == order[made]
-    assert info["order"] == order
-    assert info["phase"] == "bids"
+    assert info.bidder == order[made]
+    assert info.order == order
+    assert info.phase == "bids"
     rest = cards - sum(b for b in bids if b is not None)
-    if hook and info["bidder"] == dealer and 0 <= rest <= cards:
-        assert info["forbidden"] == rest
+    if hook and info.bidder == dealer and 0 <= rest <= cards:
+        assert info.forbidden == rest
     else:
-        assert info["forbidden"] is None
+        assert info.forbidden is None
 
 
 @given(st.integers(2, 10), st.data())
@@ -834,9 +835,9 @@ def test_a_hand_of_another_shape_is_refused(hand: dict) -> None:
 def test_bids_against_the_cards_and_the_bids_that_may_change():
     sheet = build_sheet(4, [{"bids": [None, 1, 1, None], "tricks": None}])
     info = sheet.next.info
-    assert sheet.next.number == 1 and info["cards"] == 1
+    assert sheet.next.number == 1 and info.cards == 1
     # Bruno and Carla bid 1 each on 1 card: over by 1; both may still change their bid.
-    assert (info["bid_total"], info["bids_off"]) == (2, 1)
-    assert info["changeable"] == [1, 2]
+    assert (info.bid_total, info.bids_off) == (2, 1)
+    assert info.changeable == [1, 2]
     done = build_sheet(2, [{"bids": [0, 1], "tricks": None}]).next.info
-    assert done["phase"] == "tricks" and done["changeable"] == []
+    assert done.phase == "tricks" and done.changeable == []

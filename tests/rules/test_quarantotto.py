@@ -251,7 +251,7 @@ def test_default_length_is_one_game_per_player_and_the_deal_passes() -> None:
     assert not sheet.finished
     assert sheet.next is not None
     assert (sheet.next.number, sheet.next.dealer, sheet.next.seats) == (4, 1, (0, 1, 2, 3))
-    assert sheet.next.info == {"games": 4, "target": None}
+    assert sheet.next.info.as_json() == {"games": 4, "target": None}
     sheet = build_sheet(4, [*played, game([15, 30, 0, 2], closer=2)], first_dealer=2)
     # Last game: 15 0 30 28, totals 66 54 46 66: a shared win.
     assert sheet.totals == (66, 54, 46, 66)
@@ -260,7 +260,7 @@ def test_default_length_is_one_game_per_player_and_the_deal_passes() -> None:
     assert sheet.winners == (0, 3)
     assert sheet.columns == ((0,), (1,), (2,), (3,))
     assert sheet.game == "quarantotto"
-    assert sheet.status["played"] == 4
+    assert sheet.status.played == 4
 
 
 def test_no_game_after_the_match_is_over() -> None:
@@ -282,8 +282,8 @@ def test_play_to_a_target_checked_after_each_game() -> None:
     played = [game([0, 30], closer=0), game([20, 0], closer=1), game([0, 15], closer=0)]
     sheet = build_sheet(2, played[:2], length="target", target=45)
     assert sheet.totals == (30, 20) and not sheet.finished
-    assert sheet.status["target"] == 45 and sheet.status["games"] is None
-    assert sheet.next is not None and sheet.next.info == {"games": None, "target": 45}
+    assert sheet.status.target == 45 and sheet.status.games is None
+    assert sheet.next is not None and sheet.next.info.as_json() == {"games": None, "target": 45}
     sheet = build_sheet(2, played, length="target", target=45)
     assert sheet.totals == (45, 20) and sheet.finished and sheet.winners == (0,)
     with pytest.raises(RuleError):
@@ -306,7 +306,7 @@ def test_an_exhausted_stock_in_the_sheet() -> None:
     assert first.events == (Event.STOCK_RAN_OUT,)
     assert first.notes == (Note.ZERO_NOT_CLOSED, "", "")
     assert second.notes == ("", "", Note.LOWEST)
-    assert sheet.status["warnings"] == [{
+    assert sheet.status.warnings == [{
         "game": 1, "seat": 0,
         "message": "%(player)s has 0 points in hand though nobody closed: check the points."}]
 

@@ -270,7 +270,7 @@ def test_scala40_elimination_threshold() -> None:
     # "Reaches" is at or above: one point short stays in.
     for paid, out in ((default, [1]), (default - 1, [])):
         sheet = scala40.build_sheet(3, [{"closer": 0, "points": [None, paid, 5]}])
-        assert sheet.status["eliminated"] == out
+        assert sheet.status.eliminated == out
 
 
 # --- Forty-Five ------------------------------------------------------------------------

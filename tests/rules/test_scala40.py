@@ -229,9 +229,9 @@ def test_an_empty_match() -> None:
     assert not sheet.finished and sheet.winners == ()
     assert sheet.next is not None
     assert (sheet.next.number, sheet.next.dealer, sheet.next.seats) == (1, 2, (0, 1, 2))
-    assert sheet.next.info == {"seats_in": [0, 1, 2], "may_reenter": [], "threshold": 101,
+    assert sheet.next.info.as_json() == {"seats_in": [0, 1, 2], "may_reenter": [], "threshold": 101,
                                "in_hand_doubles": True, "pairs": False}
-    assert sheet.status == {
+    assert sheet.status.as_json() == {
         "end": "elimination", "threshold": 101, "deals": None, "played": 0, "annulled": 0,
         "seats_in": [0, 1, 2], "eliminated": [], "reentries": [0, 0, 0],
         "reentry_limit": None, "may_reenter": [], "events": [],
@@ -241,14 +241,14 @@ def test_an_empty_match() -> None:
 def test_points_to_go_before_elimination_and_the_deal_that_put_each_out() -> None:
     sheet = build_sheet(3, [deal(0, [None, 60, 110]), deal(0, [None, 50, None])])
     assert sheet.totals == (0, 110, 110)
-    assert sheet.finished and sheet.status["to_go"] == [101, None, None]
+    assert sheet.finished and sheet.status.to_go == [101, None, None]
     # Bruno went out in deal 2, after Carla (deal 1): he ranks above her.
-    assert sheet.status["out_in"] == [None, 2, 1]
+    assert sheet.status.out_in == [None, 2, 1]
     assert sheet.places == (1, 2, 3)
     running = build_sheet(3, [deal(0, [None, 60, 20])], threshold=151)
-    assert running.status["to_go"] == [151, 91, 131]
+    assert running.status.to_go == [151, 91, 131]
     fixed = build_sheet(3, [deal(0, [None, 60, 20])], end="deals")
-    assert fixed.status["to_go"] == [None, None, None]
+    assert fixed.status.to_go == [None, None, None]
 
 
 # --- the match: deals, elimination, the deal rotation ---------------------------------------------
@@ -276,26 +276,26 @@ def test_closing_in_hand_in_the_sheet() -> None:
     sheet = build_sheet(3, played, in_hand_doubles=False)
     assert sheet.rows[0].points == (30, 0, 40)
     assert sheet.rows[0].events == ()
-    assert sheet.next is not None and sheet.next.info["in_hand_doubles"] is False
+    assert sheet.next is not None and sheet.next.info.in_hand_doubles is False
 
 
 def test_a_total_that_reaches_the_threshold_is_out() -> None:
     sheet = build_sheet(3, [deal(0, [None, 100, 101])])
-    assert sheet.status["eliminated"] == [2] and sheet.status["seats_in"] == [0, 1]
+    assert sheet.status.eliminated == [2] and sheet.status.seats_in == [0, 1]
     assert sheet.rows[0].notes == (Note.CLOSED, "", Note.OUT)
     assert sheet.rows[0].events == (Event.ELIMINATION,)
-    assert sheet.status["events"] == [{"deal": 1, "seat": 2, "event": "out", "total": 101}]
+    assert sheet.status.events == [{"deal": 1, "seat": 2, "event": "out", "total": 101}]
     assert sheet.next is not None and sheet.next.seats == (0, 1)
-    assert sheet.next.info["seats_in"] == [0, 1]
+    assert sheet.next.info.seats_in == [0, 1]
 
 
 @pytest.mark.parametrize("threshold", [151, 201, 301, 501])
 def test_other_thresholds(threshold: int) -> None:
     below = build_sheet(3, [deal(0, [None, 5, threshold - 1])], threshold=threshold)
-    assert below.status["eliminated"] == []
+    assert below.status.eliminated == []
     at = build_sheet(3, [deal(0, [None, 5, threshold])], threshold=str(threshold))
-    assert at.status["eliminated"] == [2]
-    assert at.status["threshold"] == threshold
+    assert at.status.eliminated == [2]
+    assert at.status.threshold == threshold
 
 
 def test_an_eliminated_player_is_skipped_in_the_deal_rotation() -> None:
@@ -368,7 +368,7 @@ def test_an_annulled_deal_scores_nothing_and_the_deal_passes_on(flag: Any) -> No
     assert sheet.rows[1].totals == (0, 5, 5)
     assert sheet.rows[1].events == (Event.ANNULLED,)
     assert sheet.totals == (5, 5, 10)
-    assert sheet.status["played"] == 2 and sheet.status["annulled"] == 1
+    assert sheet.status.played == 2 and sheet.status.annulled == 1
     assert sheet.next is not None and (sheet.next.number, sheet.next.dealer) == (4, 1)
 
 
@@ -395,8 +395,8 @@ OUT_3 = [deal(0, [None, 50, 60, 60]), deal(1, [30, None, 45, 41])]  # totals 30 
 
 def test_re_entry_is_off_by_default() -> None:
     sheet = build_sheet(4, OUT_3)
-    assert sheet.status["eliminated"] == [2, 3]
-    assert sheet.status["may_reenter"] == []
+    assert sheet.status.eliminated == [2, 3]
+    assert sheet.status.may_reenter == []
     err = refused(3, build_sheet, 4, [*OUT_3, deal(0, [None, 5, None, 5], reentries=[3])])
     assert "re-entry is off" in str(err)
 
@@ -406,9 +406,9 @@ def test_who_may_re_enter_and_with_what_total() -> None:
     assert sheet.totals == (30, 50, 105, 101)
     # The highest total among the players still in (seats 0 and 1) is 50.
     offer = [{"seat": 2, "total": 50}, {"seat": 3, "total": 50}]
-    assert sheet.status["may_reenter"] == offer
-    assert sheet.next is not None and sheet.next.info["may_reenter"] == offer
-    assert sheet.status["reentry_limit"] == 3
+    assert sheet.status.may_reenter == offer
+    assert sheet.next is not None and sheet.next.info.may_reenter == offer
+    assert sheet.status.reentry_limit == 3
 
 
 def test_a_re_entry_is_recorded_and_the_player_plays_the_deal() -> None:
@@ -419,12 +419,12 @@ def test_a_re_entry_is_recorded_and_the_player_plays_the_deal() -> None:
     assert row.totals == (30, 60, 105, 55)
     assert row.notes == (Note.CLOSED, "", "", Note.REENTERED)
     assert row.events == (Event.REENTRY,)
-    assert sheet.status["reentries"] == [0, 0, 0, 1]
-    assert sheet.status["eliminated"] == [2]
-    assert {"deal": 3, "seat": 3, "event": "reentry", "total": 50} in sheet.status["events"]
+    assert sheet.status.reentries == [0, 0, 0, 1]
+    assert sheet.status.eliminated == [2]
+    assert {"deal": 3, "seat": 3, "event": "reentry", "total": 50} in sheet.status.events
     assert sheet.next is not None and sheet.next.seats == (0, 1, 3)
     # Seat 2 let its moment pass: it went out in deal 1 and did not re-enter before deal 3.
-    assert sheet.status["may_reenter"] == []
+    assert sheet.status.may_reenter == []
     # A re-entered player must now give their points.
     refused(3, build_sheet, 4, [*OUT_3, deal(0, [None, 10, None, None], reentries=[3])],
             reentry=True)
@@ -433,7 +433,7 @@ def test_a_re_entry_is_recorded_and_the_player_plays_the_deal() -> None:
 def test_a_re_entry_before_an_annulled_deal_stands() -> None:
     sheet = build_sheet(4, [*OUT_3, {"annulled": True, "reentries": ["2", 3]}], reentry=True)
     assert sheet.totals == (30, 50, 50, 50)
-    assert sheet.status["eliminated"] == [] and sheet.status["reentries"] == [0, 0, 1, 1]
+    assert sheet.status.eliminated == [] and sheet.status.reentries == [0, 0, 1, 1]
     assert sheet.rows[-1].events == (Event.ANNULLED, Event.REENTRY)
 
 
@@ -449,42 +449,42 @@ def test_re_entry_refusals() -> None:
     # The limit: with one re-entry each, seat 3 out again may not come back.
     out_again = [*base, deal(0, [None, 5, None, 60])]
     sheet = build_sheet(4, out_again, reentry=True, reentry_limit=1)
-    assert sheet.status["eliminated"] == [2, 3]
-    assert sheet.status["may_reenter"] == []
-    assert build_sheet(4, out_again, reentry=True).status["may_reenter"] == [
+    assert sheet.status.eliminated == [2, 3]
+    assert sheet.status.may_reenter == []
+    assert build_sheet(4, out_again, reentry=True).status.may_reenter == [
         {"seat": 3, "total": 65}]
     err = refused(3, build_sheet, 4, [*out_again, deal(0, [None, 5, None, 5], reentries=[3])],
                   reentry=True, reentry_limit=1)
     assert err.params == {"limit": 1}
     assert build_sheet(4, [*out_again, deal(0, [None, 5, None, 5], reentries=[3])],
-                       reentry=True).status["reentries"] == [0, 0, 0, 2]
+                       reentry=True).status.reentries == [0, 0, 0, 2]
 
 
 def test_re_entry_only_before_the_deal_right_after_the_elimination() -> None:
     """docs/rules.md#scala-40-re-entry: only before the deal right after the elimination."""
     # Seats 2 and 3 go out in deal 1; deal 2 is played without them.
     out_1 = [deal(0, [None, 50, 60, 101]), deal(0, [None, 40, 105, None])]
-    assert [d["seat"] for d in build_sheet(4, out_1[:1], reentry=True).status[
-        "may_reenter"]] == [3]
+    assert [d["seat"] for d in build_sheet(4, out_1[:1], reentry=True).status
+            .may_reenter] == [3]
     sheet = build_sheet(4, out_1, reentry=True)
     # Deal 2 put seat 2 out: only seat 2 may come back before deal 3; seat 3 stays out.
-    assert sheet.status["may_reenter"] == [{"seat": 2, "total": 90}]
+    assert sheet.status.may_reenter == [{"seat": 2, "total": 90}]
     err = refused(3, build_sheet, 4, [*out_1, deal(0, [None, 5, None, 5], reentries=[3])],
                   reentry=True)
     assert err.params == {"deal": 1, "next": 2}
     # An annulled deal is a deal too: the moment passes with it.
     stalemate = build_sheet(4, [*out_1, ANNULLED], reentry=True)
-    assert stalemate.status["may_reenter"] == []
+    assert stalemate.status.may_reenter == []
     refused(2, build_sheet, 4, [*out_1, ANNULLED, {"annulled": True, "reentries": [2]}],
             reentry=True)
     # Re-entering at the right moment still works, before a scored or an annulled deal.
     back = build_sheet(4, [*out_1, {"annulled": True, "reentries": [2]}], reentry=True)
-    assert back.status["eliminated"] == [3] and back.status["reentries"] == [0, 0, 1, 0]
+    assert back.status.eliminated == [3] and back.status.reentries == [0, 0, 1, 0]
 
 
 def test_no_re_entry_once_one_player_is_left() -> None:
     sheet = build_sheet(3, [deal(0, [None, 150, 150])], reentry=True)
-    assert sheet.finished and sheet.status["may_reenter"] == [] and sheet.next is None
+    assert sheet.finished and sheet.status.may_reenter == [] and sheet.next is None
 
 
 # --- a fixed number of deals ---------------------------------------------------------------------
@@ -493,8 +493,8 @@ def test_no_re_entry_once_one_player_is_left() -> None:
 def test_a_fixed_number_of_deals_has_no_elimination() -> None:
     played = [deal(0, [None, 150, 5]), ANNULLED, deal(1, [30, None, 5])]
     sheet = build_sheet(3, played, end="deals", deals=3)
-    assert sheet.status["eliminated"] == [] and sheet.status["threshold"] is None
-    assert sheet.status["deals"] == 3 and sheet.status["played"] == 2
+    assert sheet.status.eliminated == [] and sheet.status.threshold is None
+    assert sheet.status.deals == 3 and sheet.status.played == 2
     assert not sheet.finished
     assert sheet.next is not None and sheet.next.seats == (0, 1, 2)
     sheet = build_sheet(3, [*played, deal(2, [5, 5, None])], end="deals", deals=3)
@@ -533,7 +533,7 @@ def test_pairs_are_eliminated_on_the_pair_total() -> None:
     sheet = build_sheet(4, played, pairs=True)
     assert sheet.totals == (101, 0)
     assert sheet.finished and sheet.winners == (1,)
-    assert sheet.status["eliminated"] == [0, 2]
+    assert sheet.status.eliminated == [0, 2]
     assert sheet.rows[0].notes == (Note.OUT, Note.CLOSED, Note.OUT, "")
     assert sheet.places == (2, 1)
 
@@ -541,7 +541,7 @@ def test_pairs_are_eliminated_on_the_pair_total() -> None:
 def test_pairs_below_the_threshold_go_on() -> None:
     sheet = build_sheet(4, [deal(1, [60, None, 40, None])], pairs=True)
     assert not sheet.finished and sheet.totals == (100, 0)
-    assert sheet.next is not None and sheet.next.info["pairs"] is True
+    assert sheet.next is not None and sheet.next.info.pairs is True
     assert sheet.next.dealer == 1
 
 
@@ -568,7 +568,7 @@ def test_elimination_happens_exactly_when_a_total_reaches_the_threshold(
         out |= {s for s in seats_in if totals[s] >= threshold}
         sheet = build_sheet(players, played, threshold=threshold)
         assert sheet.totals == tuple(totals)
-        assert sheet.status["eliminated"] == sorted(out)
+        assert sheet.status.eliminated == sorted(out)
         assert all(t < threshold for s, t in enumerate(totals) if s not in out)
         assert sheet.finished == (len(out) == players - 1)
         if sheet.finished:
@@ -582,7 +582,7 @@ def test_the_cards_of_never_opened_players_and_of_the_closers_partner_do_not_cou
 
 def test_who_plays_a_deal_counts_only_the_reentries_the_sheet_offers():
     sheet = build_sheet(3, [{"closer": 0, "points": [None, 20, 110]}], reentry=True)
-    assert sheet.next.seats == (0, 1) and sheet.next.info["may_reenter"][0]["seat"] == 2
+    assert sheet.next.seats == (0, 1) and sheet.next.info.may_reenter[0]["seat"] == 2
     assert deal_players(sheet.next, []) == ([0, 1], [])
     assert deal_players(sheet.next, [2]) == ([0, 1, 2], [2])
     assert deal_players(sheet.next, [1]) == ([0, 1], [])

@@ -74,11 +74,6 @@ def new_secret() -> str:
     return secrets.token_urlsafe(16)
 
 
-def new_edit_key() -> str:
-    """The secret that hands the right to edit a match to another phone (128 random bits)."""
-    return secrets.token_urlsafe(16)
-
-
 class Table(db.Model):
     """A group that plays together: its players, its matches and the phones that belong to it.
 
@@ -162,7 +157,6 @@ class Match(db.Model):
     first_dealer: Mapped[int] = mapped_column(default=0)
     place: Mapped[str | None] = mapped_column(String(PLACE_LENGTH))
     lang: Mapped[str] = mapped_column(String(5), default="en")
-    edit_key: Mapped[str] = mapped_column(String(32), default=new_edit_key)
     # Increases with every change; a form carries the version it saw.
     version: Mapped[int] = mapped_column(default=0)
     # A finished match is read-only until someone reopens it.

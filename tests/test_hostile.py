@@ -402,10 +402,6 @@ class World:
                            nxt.number if nxt else len(match.hands) + 1, number,
                            getattr(nxt.info, "bidder", None) if nxt else None)
 
-    def edit_key(self, match_id: str) -> str:
-        with self.app.app_context():
-            return db.session.scalar(select(Match.edit_key).where(Match.id == match_id)) or ""
-
     def table_id(self, match_id: str) -> str:
         with self.app.app_context():
             return db.session.scalar(select(Match.table_id).where(Match.id == match_id)) \
@@ -486,9 +482,6 @@ def path_of(draw: st.DrawFn, world: World, rule: Rule, ids: dict[str, list[str]]
     if "code" in rule.arguments:
         values["code"] = draw(st.one_of(st.sampled_from(["en", "it", "en", "it", "xx"]),
                                         TEXT.filter(lambda s: s.strip("./") and len(s) < 300)))
-    if "key" in rule.arguments:
-        values["key"] = draw(st.one_of(st.just(world.edit_key(match_id)), TEXT.filter(
-            lambda s: s.strip("./") and len(s) < 300)))
     if "table_id" in rule.arguments or "token" in rule.arguments:
         table_id = world.table_id(draw(st.sampled_from(sorted(i for v in ids.values()
                                                                for i in v))))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request, url_for
+from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..db import db
@@ -24,9 +24,8 @@ from ..web.pages import (
     after_change,
     answer_refusal,
     get_match,
-    is_htmx,
+    redraw,
     refusal_over_live,
-    render_compact,
     render_sheet,
     seat_at,
 )
@@ -40,15 +39,6 @@ TRICKS = "games/navawhist/_tricks.html"
 def _pending(match: Match, number: int) -> dict[str, Any]:
     """A copy of the inputs of hand ``number`` if it is stored, else an empty hand."""
     return stored_inputs(match, number, {"bids": [None] * len(match.seats), "tricks": None})
-
-
-def _bids(match: Match, sheet: Sheet, *, asking: int | None = None, error: str | None = None,
-          status: int = 200):
-    """The entry panel (htmx: it replaces itself), the keypad asking ``asking``'s bid."""
-    if is_htmx():
-        return render_compact(BID, match=match, sheet=sheet, names=match.names, asking=asking,
-                              error=error, error_at="save"), status
-    return render_sheet(match, status=status, asking=asking, error=error, error_at="save")
 
 
 def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
@@ -79,10 +69,9 @@ def bid(match_id: str):
             seat = whole(changing)
             if seat not in info.changeable:
                 raise Conflict
-            if not is_htmx():
-                return redirect(url_for("matches.show", match_id=match.id, n=sheet.next.number,
-                                        ask=seat, _anchor="turn"), 303)
-            return _bids(match, sheet, asking=seat)
+            return redraw(match, BID, asking=seat, error=None, error_at="save",
+                          address=url_for("matches.show", match_id=match.id,
+                                          n=sheet.next.number, ask=seat, _anchor="turn"))
         if form.seat.data != info.bidder and form.seat.data not in info.changeable:
             raise Conflict
         data = _pending(match, form.number.data)
@@ -95,9 +84,9 @@ def bid(match_id: str):
     except RuleError as error:
         db.session.rollback()
         db.session.refresh(match)
-        return _bids(match, compute_sheet(match), asking=form.seat.data, status=422,
-                     error=rule_message(error, match.names))
-    return _bids(match, sheet) if is_htmx() else after_change(match)
+        return redraw(match, BID, status=422, asking=form.seat.data, error_at="save",
+                      error=rule_message(error, match.names))
+    return after_change(match, partial=BID, asking=None, error=None, error_at="save")
 
 
 @bp.post("/matches/<match_id>/navawhist/tricks")

@@ -73,16 +73,16 @@ def render_sheet(match: Match, *, status: int = 200, error: str | None = None,
 
 
 def redraw(match: Match, partial: str, *, template: str = "matches/show.html",
-           address: str | None = None, **context: Any):
+           address: str | None = None, status: int = 200, **context: Any):
     """A tap or a choice shown again, nothing stored: htmx gets ``partial``, the part of the
     page that replaces itself; a plain POST a redirect to ``address``, the page showing
-    what the tap made (Post/Redirect/Get: reloading it posts nothing); a GET the whole
-    page (``template``)."""
+    what the tap made (Post/Redirect/Get: reloading it posts nothing); a GET, or a POST
+    without ``address`` (a refused tap), the whole page (``template``)."""
     if is_htmx():
-        return render_compact(partial, **sheet_context(match), **context), 200
+        return render_compact(partial, **sheet_context(match), **context), status
     if address is not None and request.method == "POST":
         return redirect(address, 303)
-    return render_sheet(match, template=template, **context)
+    return render_sheet(match, template=template, status=status, **context)
 
 
 def sheet_context(match: Match) -> dict[str, Any]:
@@ -164,10 +164,14 @@ def still_next(match: Match, form: Any) -> bool:
 
 
 def after_change(match: Match, saved: int | None = None, *, step: str | None = None,
-                 args: dict[str, Any] | None = None, **context: Any):
+                 args: dict[str, Any] | None = None, partial: str | None = None,
+                 **context: Any):
     """POST then redirect to the next entry (``#turn``, with ``args`` in its address), with
     the notice of the hand ``saved`` or of the undo or redo ``step``; htmx gets the fresh
-    live sheet (with ``context``)."""
+    live sheet (with ``context``), or only ``partial`` when the tap that stored the change
+    redraws its own part (a bid)."""
+    if is_htmx() and partial is not None:
+        return render_compact(partial, **sheet_context(match), **context), 200
     if is_htmx():
         return render_sheet(match, notice=saved_notice(match, saved, step), jump=True,
                             undoable=True, **context)

@@ -33,10 +33,5 @@
 
   document.addEventListener("change", update);
   document.addEventListener("input", update);
-  document.addEventListener("htmx:afterSettle", update);
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", update);
-  } else {
-    update();
-  }
+  htmx.onLoad(update);  // the page, and the form again after a redraw
 }());

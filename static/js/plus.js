@@ -4,12 +4,6 @@
 (function () {
   "use strict";
 
-  function show() {
-    document.querySelectorAll("[data-plus]").forEach(function (key) {
-      key.hidden = false;
-    });
-  }
-
   // The field keeps the focus: leaving it would send it and redraw it under the key.
   document.addEventListener("mousedown", function (event) {
     if (event.target.closest && event.target.closest("[data-plus]")) {
@@ -32,10 +26,8 @@
     field.focus();
     field.setSelectionRange(field.value.length, field.value.length);
   });
-  document.addEventListener("htmx:afterSettle", show);
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", show);
-  } else {
-    show();
-  }
+  // Each page, and each part htmx brings in, shows its keys.
+  htmx.onLoad(function (content) {
+    content.querySelectorAll("[data-plus]").forEach(function (key) { key.hidden = false; });
+  });
 }());

@@ -99,12 +99,7 @@
     }
   });
   document.addEventListener("visibilitychange", sync);
-  document.addEventListener("htmx:afterSettle", sync);
   window.addEventListener("pagehide", release);
   window.addEventListener("pageshow", sync);
-  if (document.readyState === "loading") {
-    document.addEventListener("DOMContentLoaded", sync);
-  } else {
-    sync();
-  }
+  htmx.onLoad(sync);  // the page, and every part htmx brings in
 }());

@@ -1,19 +1,12 @@
 """${message}
 
-Revision ID: ${up_revision}
-Revises: ${down_revision | comma,n}
-Create Date: ${create_date}
-
+Revision ${up_revision}, after ${down_revision | comma,n}, of ${create_date.date()}.
 """
-from alembic import op
 import sqlalchemy as sa
+from alembic import op
 ${imports if imports else ""}
-
-# revision identifiers, used by Alembic.
-revision = ${repr(up_revision)}
-down_revision = ${repr(down_revision)}
-branch_labels = ${repr(branch_labels)}
-depends_on = ${repr(depends_on)}
+revision, down_revision = ${repr(up_revision)}, ${repr(down_revision)}
+branch_labels, depends_on = ${repr(branch_labels)}, ${repr(depends_on)}
 
 
 def upgrade():

@@ -1,19 +1,14 @@
 """edit key of a match: the secret that hands the edit right to another phone
 
-Revision ID: 025616b4e47d
-Revises: 8b477b266037
-Create Date: 2026-11-30 04:25:00
-
+Revision 025616b4e47d, after 8b477b266037, of 2026-11-30.
 """
 import secrets
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = '025616b4e47d'
-down_revision = '8b477b266037'
-branch_labels = None
-depends_on = None
+revision, down_revision = '025616b4e47d', '8b477b266037'
+branch_labels = depends_on = None
 
 
 def upgrade():

@@ -6,20 +6,15 @@ table without handing one browser's matches to another. A browser's old cookie (
 match ids in ``session["edit"]``) is turned into membership of those tables on its next
 visit (scorekeeper.tables.current_device).
 
-Revision ID: 3f7c2a91d6e0
-Revises: 515827dbc0a7
-Create Date: 2026-11-30 15:20:00
-
+Revision 3f7c2a91d6e0, after 515827dbc0a7, of 2026-11-30.
 """
 import secrets
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = '3f7c2a91d6e0'
-down_revision = '515827dbc0a7'
-branch_labels = None
-depends_on = None
+revision, down_revision = '3f7c2a91d6e0', '515827dbc0a7'
+branch_labels = depends_on = None
 
 TABLE_NAME_LENGTH = 60
 

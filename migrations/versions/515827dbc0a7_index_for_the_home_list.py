@@ -1,19 +1,13 @@
 """index for the home list
 
-Revision ID: 515827dbc0a7
-Revises: 025616b4e47d
-Create Date: 2026-11-30 04:45:34.690981
-
+Revision 515827dbc0a7, after 025616b4e47d, of 2026-11-30.
 """
 from alembic import op
 import sqlalchemy as sa
 
 
-# revision identifiers, used by Alembic.
-revision = '515827dbc0a7'
-down_revision = '025616b4e47d'
-branch_labels = None
-depends_on = None
+revision, down_revision = '515827dbc0a7', '025616b4e47d'
+branch_labels = depends_on = None
 
 
 def upgrade():

@@ -1,19 +1,13 @@
 """players, matches, seats, hands, changes
 
-Revision ID: 8b477b266037
-Revises: 
-Create Date: 2026-11-30 04:08:54.135205
-
+Revision 8b477b266037, the first, of 2026-11-30.
 """
 from alembic import op
 import sqlalchemy as sa
 
 
-# revision identifiers, used by Alembic.
-revision = '8b477b266037'
-down_revision = None
-branch_labels = None
-depends_on = None
+revision, down_revision = '8b477b266037', None
+branch_labels = depends_on = None
 
 
 def upgrade():

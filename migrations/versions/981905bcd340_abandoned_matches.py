@@ -1,19 +1,13 @@
 """abandoned matches: kept and listed as abandoned until deleted
 
-Revision ID: 981905bcd340
-Revises: 3f7c2a91d6e0
-Create Date: 2026-11-30 16:01:31.670078
-
+Revision 981905bcd340, after 3f7c2a91d6e0, of 2026-11-30.
 """
 from alembic import op
 import sqlalchemy as sa
 
 
-# revision identifiers, used by Alembic.
-revision = '981905bcd340'
-down_revision = '3f7c2a91d6e0'
-branch_labels = None
-depends_on = None
+revision, down_revision = '981905bcd340', '3f7c2a91d6e0'
+branch_labels = depends_on = None
 
 
 def _home_indexes():

@@ -3,7 +3,7 @@ the bids of a hand as one entry, and times in the viewer's time zone.
 
 The stored :class:`~scorekeeper.models.Change` rows keep every value before and after; this
 module only words them. Which game keeps which value, and how to say it, each game gives
-(its ``fields`` and ``numbered``, in ``scorekeeper/games/<game>.py``).
+(its :class:`Words`, in ``scorekeeper/games/<game>.py``).
 """
 
 from __future__ import annotations
@@ -38,6 +38,15 @@ class Field:
 
 
 @dataclass(frozen=True)
+class Words:
+    """A game's words for its history: how a row is named (``numbered``: "Hand %(n)s",
+    "Deal %(n)s") and how each value it stores is said (``fields``, by key)."""
+
+    numbered: str
+    fields: Mapping[str, Field]
+
+
+@dataclass(frozen=True)
 class Entry:
     """One line of the history: a sentence, when, and every value before and after."""
 
@@ -48,7 +57,7 @@ class Entry:
     rows: tuple[tuple[str, str, str, bool], ...]  # label, before, after, changed
 
 
-class Wording:
+class Speaker:
     """Says the values of one match's hands with its players' names."""
 
     def __init__(self, fields: Mapping[str, Field], names: Sequence[str],
@@ -172,17 +181,16 @@ def local_time(moment: datetime, zone: tzinfo | None) -> str:
     return text if zone is not None else f"{text} UTC"
 
 
-def entries(numbered: str, fields: Mapping[str, Field], names: Sequence[str],
-            sides: Sequence[Sequence[int]], changes: Sequence[Change],
-            zone: tzinfo | None) -> list[Entry]:
-    """The history of a match, newest first, as sentences (``changes`` oldest first), its
-    rows named by ``numbered`` ("Hand %(n)s"), its times in ``zone``."""
-    wording = Wording(fields, names, sides)
+def entries(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
+            changes: Sequence[Change], zone: tzinfo | None) -> list[Entry]:
+    """The history of a match, newest first, as sentences in the game's ``words``
+    (``changes`` oldest first), its times in ``zone``."""
+    wording = Speaker(words.fields, names, sides)
     undone_numbers: set[int] = set()
     out = []
     for group in grouped(changes):
         first, last = group[0], group[-1]
-        hand = _(numbered, n=first.number)
+        hand = _(words.numbered, n=first.number)
         if last.kind == "undo":
             if last.new is None:
                 sentence = _("%(hand)s undone", hand=hand)
@@ -211,12 +219,11 @@ def entries(numbered: str, fields: Mapping[str, Field], names: Sequence[str],
 SHORT = 24  # the longest fact a button says whole: a bid, a deal's result
 
 
-def step_labels(numbered: str, fields: Mapping[str, Field], names: Sequence[str],
-                sides: Sequence[Sequence[int]], undoable: Change | None,
-                redoable: Change | None) -> tuple[str | None, str | None]:
+def step_labels(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
+                undoable: Change | None, redoable: Change | None) -> tuple[str | None, str | None]:
     """What Undo and Redo would take back, in words ("Undo: Anna bid 2", "Redo: Hand 4");
     None where there is nothing to take back."""
-    wording = Wording(fields, names, sides)
+    wording = Speaker(words.fields, names, sides)
 
     def said(change: Change | None, before: Any, after: Any, template: str) -> str | None:
         if change is None:
@@ -227,7 +234,7 @@ def step_labels(numbered: str, fields: Mapping[str, Field], names: Sequence[str]
             facts = wording.changes(before, after) if before else wording.facts(after)
         # One short fact names itself ("Anna bid 2"); anything longer is named by its hand.
         what = facts[0] if len(facts) == 1 and len(facts[0]) <= SHORT else _(
-            numbered, n=change.number)
+            words.numbered, n=change.number)
         return _(template, what=what)
 
     return (said(undoable, undoable and undoable.old, undoable and undoable.new,

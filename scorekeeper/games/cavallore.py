@@ -11,23 +11,29 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from flask import Blueprint, abort, request
+from flask import Blueprint, request
 from flask_babel import format_decimal, format_percent
 
-from ..engine.history import Field
+from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
 from ..engine.printing import Printing, no_detail
 from ..engine.sheets import compute_sheet
 from ..models import Match
 from ..rules import N_, RuleError, Sheet, cavallore
 from ..web.access import needs_edit_right
-from ..web.entry import check_form
+from ..web.entry import check_form, correcting
 from ..web.forms import HandForm, whole
 from ..web.games import GameSpec
 from ..web.pages import after_change, answer_refusal, get_match, render_sheet
 
 bp = Blueprint("cavallore", __name__)
 EDIT = "hands/correct.html"
+
+# How the history says a hand.
+WORDS = Words(N_("Deal %(n)s"), {
+    "seat": Field("seat", N_("Player"), N_("%(name)s")),
+    "placed": Field("value", N_("Cards placed"), N_("%(value)s cards placed")),
+})
 
 
 # The quick keys: the losing counts most often seen (about four losses in five).
@@ -147,9 +153,7 @@ def deal(match_id: str):
 @needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a deal of the log."""
-    match = get_match(match_id, "cavallore")
-    if not 1 <= number <= len(match.hands):
-        abort(404)
+    match, _hand = correcting(match_id, "cavallore", number)
     row = compute_sheet(match).rows[number - 1]
     if request.method == "GET":
         return render_sheet(match, template=EDIT, number=number, row=row,
@@ -174,24 +178,13 @@ def blank_extras(players: int) -> dict[str, Any]:
     return {"odds": cavallore.WIN_PROBABILITY}
 
 
-SPEC = GameSpec(
-    rules=cavallore.GAME,
-    blueprint=bp,
-    numbered=N_("Deal %(n)s"),
-    fields={
-        "seat": Field("seat", N_("Player"), N_("%(name)s")),
-        "placed": Field("value", N_("Cards placed"), N_("%(value)s cards placed")),
-    },
-    printing=Printing(no_detail, ("", N_("cards placed"), N_("wins so far")),
-                      csv_number=N_("Deal"), csv_points=N_("Cards placed"),
-                      csv_totals=N_("Wins"),
-                      csv_total_row=lambda sheet: [s["placed"]
-                                                   for s in sheet.status.statistics]),
-    blank_extras=blank_extras,
-    entry_context=entry_context,
-    template_globals={"cavallore_chart": distribution_chart,
-                      "cavallore_number": cavallore_number, "cavallore_seat": cavallore_seat,
-                      "cavallore_quick": cavallore_quick, "cavallore_bands": cavallore.band_odds,
-                      "cavallore_interval": cavallore.win_interval},
-    has_stats=True,
-)
+PRINTING = Printing(no_detail, ("", N_("cards placed"), N_("wins so far")),
+                    csv_number=N_("Deal"), csv_points=N_("Cards placed"), csv_totals=N_("Wins"),
+                    csv_total_row=lambda sheet: [s["placed"] for s in sheet.status.statistics])
+
+SPEC = GameSpec(cavallore.GAME, bp, WORDS, PRINTING, blank_extras=blank_extras,
+                entry_context=entry_context, has_stats=True, template_globals={
+                    "cavallore_chart": distribution_chart, "cavallore_number": cavallore_number,
+                    "cavallore_seat": cavallore_seat, "cavallore_quick": cavallore_quick,
+                    "cavallore_bands": cavallore.band_odds,
+                    "cavallore_interval": cavallore.win_interval})

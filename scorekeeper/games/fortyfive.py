@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, redirect, render_template, request
+from flask import Blueprint, redirect, render_template, request
 
-from ..engine.history import Field
+from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
 from ..engine.printing import Lead, Printing
 from ..engine.sheets import compute_sheet
@@ -25,13 +25,24 @@ from ..rules import N_, Row, RuleError, Sheet, fortyfive
 from ..rules.cards import RANKS, SUITS, suit_symbol
 from ..rules.core import check_seat
 from ..web.access import needs_edit_right
-from ..web.entry import addressed, check_form, tap_address
+from ..web.entry import addressed, check_form, correcting, tap_address
 from ..web.forms import HandForm, whole
 from ..web.games import GameSpec
 from ..web.i18n import rule_message
 from ..web.pages import after_change, get_match, is_htmx, refusal_over_live, render_sheet
 
 bp = Blueprint("fortyfive", __name__)
+
+# How the history says a hand.
+WORDS = Words(N_("Hand %(n)s"), {
+    "trick_winners": Field("tricks", N_("Trick winners"), N_("tricks won by %(value)s")),
+    "bonus_seat": Field("seat", N_("Best trump"), N_("best trump: %(name)s")),
+    "side_tricks": Field("sides", N_("Tricks per side"), N_("%(name)s %(value)s tricks")),
+    "bonus_side": Field("side", N_("Best trump"), N_("best trump: %(name)s")),
+    "trump": Field("value", N_("Trump"), N_("trump %(value)s")),
+    "plays": Field("cards", N_("Cards played"), N_("cards played: %(value)s")),
+    "leader": Field("seat", N_("First lead"), N_("%(name)s led")),
+})
 
 MODES = ("winners", "sides", "cards")
 NO_TRUMP = "none"
@@ -343,9 +354,7 @@ def hand(match_id: str):
 @needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a hand already played, checked like an entry; every later total follows."""
-    match = get_match(match_id, "fortyfive")
-    if not 1 <= number <= len(match.hands):
-        abort(404)
+    match, _hand = correcting(match_id, "fortyfive", number)
     if request.method == "POST":
         return _step(match, number)
     shown = request.args.get("n") == str(number) and _addressed(match, number, "correct",
@@ -387,28 +396,14 @@ def _trump(sheet: Sheet, number: int, row: Row | None) -> str:
     return (row.inputs.get("trump") or "") if row else ""
 
 
-SPEC = GameSpec(
-    rules=fortyfive.GAME,
-    blueprint=bp,
-    numbered=N_("Hand %(n)s"),
-    fields={
-        "trick_winners": Field("tricks", N_("Trick winners"), N_("tricks won by %(value)s")),
-        "bonus_seat": Field("seat", N_("Best trump"), N_("best trump: %(name)s")),
-        "side_tricks": Field("sides", N_("Tricks per side"), N_("%(name)s %(value)s tricks")),
-        "bonus_side": Field("side", N_("Best trump"), N_("best trump: %(name)s")),
-        "trump": Field("value", N_("Trump"), N_("trump %(value)s")),
-        "plays": Field("cards", N_("Cards played"), N_("cards played: %(value)s")),
-        "leader": Field("seat", N_("First lead"), N_("%(name)s led")),
-    },
-    printing=Printing(_tricks,
-                      (N_("tricks (▲ the bonus trick; = tie at the top: play goes on, "
-                          "∅ no trump played, 5× all five tricks)"), N_("points"),
-                       N_("running total")),
-                      lead=(Lead(N_("Trump"), "word", _trump),),
-                      event_marks={fortyfive.TIE_AT_TOP: "=", fortyfive.NO_TRUMP: "∅",
-                                   fortyfive.ALL_FIVE: "5×"}),
-    blank_extras=blank_extras,
-    entry_context=entry_context,
-    partners=partners,
-    template_globals={"fortyfive_entry": fortyfive_entry, "fortyfive_picker": fortyfive_picker},
-)
+PRINTING = Printing(_tricks, (N_("tricks (▲ the bonus trick; = tie at the top: play goes on, "
+                                 "∅ no trump played, 5× all five tricks)"),
+                              N_("points"), N_("running total")),
+                    lead=(Lead(N_("Trump"), "word", _trump),),
+                    event_marks={fortyfive.TIE_AT_TOP: "=", fortyfive.NO_TRUMP: "∅",
+                                 fortyfive.ALL_FIVE: "5×"})
+
+SPEC = GameSpec(fortyfive.GAME, bp, WORDS, PRINTING, blank_extras=blank_extras,
+                entry_context=entry_context, partners=partners,
+                template_globals={"fortyfive_entry": fortyfive_entry,
+                                  "fortyfive_picker": fortyfive_picker})

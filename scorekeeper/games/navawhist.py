@@ -9,14 +9,14 @@ from flask import Blueprint, abort, render_template, request, url_for
 from flask_babel import gettext as _
 
 from ..db import db
-from ..engine.history import Field
+from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
 from ..engine.printing import Lead, Printing
 from ..engine.sheets import compute_sheet
 from ..models import Match
 from ..rules import N_, Row, RuleError, Sheet, navawhist
 from ..web.access import needs_edit_right
-from ..web.entry import addressed, check_form, stored_inputs
+from ..web.entry import addressed, check_form, correcting, stored_inputs
 from ..web.forms import BidForm, HandForm, SeatValuesForm, whole
 from ..web.games import GameSpec
 from ..web.i18n import rule_message
@@ -34,6 +34,13 @@ bp = Blueprint("navawhist", __name__)
 EDIT = "hands/correct.html"
 BID = "games/navawhist/_bid.html"
 TRICKS = "games/navawhist/_tricks.html"
+
+# How the history says a hand.
+WORDS = Words(N_("Hand %(n)s"), {
+    "bids": Field("seats", N_("Bids"), N_("%(name)s bid %(value)s")),
+    "tricks": Field("seats", N_("Tricks"), N_("%(name)s %(value)s tricks")),
+    "trump": Field("value", N_("Trump"), N_("trump %(value)s")),
+})
 
 
 def _pending(match: Match, number: int) -> dict[str, Any]:
@@ -132,10 +139,7 @@ def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, A
 @needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a hand already played; every later total follows."""
-    match = get_match(match_id, "navawhist")
-    if not 1 <= number <= len(match.hands):
-        abort(404, _("There is no such hand."))
-    hand = match.hands[number - 1].data
+    match, hand = correcting(match_id, "navawhist", number, _("There is no such hand."))
     if hand.get("tricks") is None:
         abort(404, _("This hand is still being entered."))
     form = SeatValuesForm(data={"version": match.version, "number": number,
@@ -178,18 +182,10 @@ def _hands_left(sheet: Sheet) -> list[tuple[int, int | None]]:
             for n in range(len(sheet.rows) + 1, len(sheet.status.schedule) + 1)]
 
 
-SPEC = GameSpec(
-    rules=navawhist.GAME,
-    blueprint=bp,
-    numbered=N_("Hand %(n)s"),
-    fields={
-        "bids": Field("seats", N_("Bids"), N_("%(name)s bid %(value)s")),
-        "tricks": Field("seats", N_("Tricks"), N_("%(name)s %(value)s tricks")),
-        "trump": Field("value", N_("Trump"), N_("trump %(value)s")),
-    },
-    printing=Printing(_bids_tricks, (N_("bid/tricks"), N_("points"), N_("running total")),
-                      lead=(Lead(N_("Cards"), "cards", _cards, before_dealer=True),),
-                      blank_rows=_hands_left),
-    blank_portrait_columns=4,  # a player's column holds bid, tricks and total
-    entry_context=entry_context,
-)
+PRINTING = Printing(_bids_tricks, (N_("bid/tricks"), N_("points"), N_("running total")),
+                    lead=(Lead(N_("Cards"), "cards", _cards, before_dealer=True),),
+                    blank_rows=_hands_left)
+
+# A player's column of the blank sheet holds bid, tricks and total: 4 fit a portrait page.
+SPEC = GameSpec(navawhist.GAME, bp, WORDS, PRINTING, blank_portrait_columns=4,
+                entry_context=entry_context)

@@ -12,15 +12,15 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, request
+from flask import Blueprint, request
 from flask_babel import gettext as _
 
-from ..engine.history import Field
+from ..engine.history import Field, Words
 from ..engine.printing import Printing, open_rows
 from ..models import Match
 from ..rules import N_, RuleError, quarantotto
 from ..web.access import needs_edit_right
-from ..web.entry import addressed, stored_hand, tap_address
+from ..web.entry import addressed, correcting, tap_address
 from ..web.forms import whole
 from ..web.games import GameSpec
 from ..web.pages import answer_refusal, get_match, redraw
@@ -28,6 +28,13 @@ from . import cardpad, rummy
 
 bp = Blueprint("quarantotto", __name__)
 cardpad.attach(bp, quarantotto, warning=quarantotto.entry_warning)
+
+# How the history says a hand.
+WORDS = Words(N_("Game %(n)s"), {
+    "points": Field("seats", N_("Points in hand"), N_("%(name)s %(value)s in hand")),
+    "closer": Field("seat", N_("Closed by"), N_("closed by %(name)s"),
+                    N_("the stock ran out")),
+})
 
 STOCK = cardpad.STOCK
 EDIT_TEMPLATE = "hands/correct.html"
@@ -111,10 +118,7 @@ def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
 @needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a game already played; every later total follows."""
-    match = get_match(match_id, "quarantotto")
-    hand = stored_hand(match, number)
-    if hand is None:
-        abort(404, _("There is no such game."))
+    match, hand = correcting(match_id, "quarantotto", number, _("There is no such game."))
     return rummy.correct(match, number, hand, Draft, page=_edit_page, saving=_saving,
                          data=_game_data)
 
@@ -126,23 +130,12 @@ def blank_extras(players: int) -> dict[str, Any]:
     return {"values": quarantotto.card_values()}
 
 
-SPEC = GameSpec(
-    rules=quarantotto.GAME,
-    blueprint=bp,
-    numbered=N_("Game %(n)s"),
-    fields={
-        "points": Field("seats", N_("Points in hand"), N_("%(name)s %(value)s in hand")),
-        "closer": Field("seat", N_("Closed by"), N_("closed by %(name)s"),
-                        N_("the stock ran out")),
-    },
-    printing=Printing(rummy.printed_cell,
-                      (N_("points in hand (✓ closed; ∅ the stock ran out)"), N_("score"),
-                       N_("running total")),
-                      event_marks={quarantotto.STOCK_RAN_OUT: "∅"},
-                      blank_rows=lambda sheet: open_rows(
-                          sheet, (sheet.status.games or 0) - len(sheet.rows))),
-    blank_extras=blank_extras,
-    entry_context=entry_context,
-    template_globals=cardpad.TEMPLATE_GLOBALS,
-    template_filters=cardpad.TEMPLATE_FILTERS,
-)
+PRINTING = Printing(
+    rummy.printed_cell,
+    (N_("points in hand (✓ closed; ∅ the stock ran out)"), N_("score"), N_("running total")),
+    event_marks={quarantotto.STOCK_RAN_OUT: "∅"},
+    blank_rows=lambda sheet: open_rows(sheet, (sheet.status.games or 0) - len(sheet.rows)))
+
+SPEC = GameSpec(quarantotto.GAME, bp, WORDS, PRINTING, blank_extras=blank_extras,
+                entry_context=entry_context, template_globals=cardpad.TEMPLATE_GLOBALS,
+                template_filters=cardpad.TEMPLATE_FILTERS)

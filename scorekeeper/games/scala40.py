@@ -13,18 +13,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from flask import Blueprint, abort, request
+from flask import Blueprint, request
 from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
-from ..engine.history import Field
+from ..engine.history import Field, Words
 from ..engine.printing import Printing
 from ..engine.sheets import compute_sheet
 from ..models import Match
 from ..rules import N_, Next, Row, Sheet, scala40
 from ..rules.cards import RANKS
 from ..web.access import needs_edit_right
-from ..web.entry import addressed, stored_hand, tap_address
+from ..web.entry import addressed, correcting, tap_address
 from ..web.forms import whole
 from ..web.games import GameSpec
 from ..web.pages import answer_refusal, get_match, redraw
@@ -32,6 +32,16 @@ from . import cardpad, rummy
 
 bp = Blueprint("scala40", __name__)
 cardpad.attach(bp, scala40, (*RANKS, cardpad.JOLLY))
+
+# How the history says a hand.
+WORDS = Words(N_("Deal %(n)s"), {
+    "points": Field("seats", N_("Cards left"), N_("%(name)s %(value)s in hand")),
+    "closer": Field("seat", N_("Closed by"), N_("closed by %(name)s")),
+    "never_opened": Field("players", N_("Never opened"), N_("%(name)s never opened")),
+    "closed_in_hand": Field("flag", N_("Closed in hand"), N_("closed in hand")),
+    "reentries": Field("players", N_("Re-entries"), N_("%(name)s re-entered")),
+    "annulled": Field("flag", N_("Annulled"), N_("annulled (stalemate)")),
+})
 
 EDIT_TEMPLATE = "hands/correct.html"
 CORRECT_PANEL = "hands/_correct_rummy.html"
@@ -145,10 +155,7 @@ def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
 @needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a deal already played; every later total, elimination and re-entry follows."""
-    match = get_match(match_id, "scala40")
-    hand = stored_hand(match, number)
-    if hand is None:
-        abort(404, _("There is no such deal."))
+    match, hand = correcting(match_id, "scala40", number, _("There is no such deal."))
     return rummy.correct(match, number, hand, Draft, page=_edit_page, saving=_saving,
                          data=_deal_data)
 
@@ -167,26 +174,13 @@ def _printed_cell(sheet: Sheet, row: Row, column: int) -> str:
     return rummy.printed_cell(sheet, row, column, back)
 
 
-SPEC = GameSpec(
-    rules=scala40.GAME,
-    blueprint=bp,
-    numbered=N_("Deal %(n)s"),
-    fields={
-        "points": Field("seats", N_("Cards left"), N_("%(name)s %(value)s in hand")),
-        "closer": Field("seat", N_("Closed by"), N_("closed by %(name)s")),
-        "never_opened": Field("players", N_("Never opened"), N_("%(name)s never opened")),
-        "closed_in_hand": Field("flag", N_("Closed in hand"), N_("closed in hand")),
-        "reentries": Field("players", N_("Re-entries"), N_("%(name)s re-entered")),
-        "annulled": Field("flag", N_("Annulled"), N_("annulled (stalemate)")),
-    },
-    printing=Printing(_printed_cell,
-                      (N_("✓ closed, ✓✓ closed in hand, ✗ never opened, ↩ re-entry "
-                          "(×2: penalties doubled)"), N_("penalty"), N_("running total")),
-                      event_marks={scala40.DOUBLED: "×2"}),
-    blank_extras=blank_extras,
-    entry_context=entry_context,
-    template_globals={**cardpad.TEMPLATE_GLOBALS,
-                      "lone_ace_points": lambda: scala40.hand_points("A"),
-                      "scala40_deal_players": scala40.deal_players},
-    template_filters=cardpad.TEMPLATE_FILTERS,
-)
+PRINTING = Printing(_printed_cell, (N_("✓ closed, ✓✓ closed in hand, ✗ never opened, ↩ re-entry "
+                                        "(×2: penalties doubled)"),
+                                     N_("penalty"), N_("running total")),
+                    event_marks={scala40.DOUBLED: "×2"})
+
+SPEC = GameSpec(scala40.GAME, bp, WORDS, PRINTING, blank_extras=blank_extras,
+                entry_context=entry_context, template_filters=cardpad.TEMPLATE_FILTERS,
+                template_globals={**cardpad.TEMPLATE_GLOBALS,
+                                  "lone_ace_points": lambda: scala40.hand_points("A"),
+                                  "scala40_deal_players": scala40.deal_players})

@@ -4,22 +4,8 @@
 """
 
 from . import cavallore, fortyfive, navawhist, quarantotto, scala40
-from .core import (
-    N_,
-    Details,
-    Event,
-    Figure,
-    Game,
-    Next,
-    Note,
-    Option,
-    Row,
-    RuleError,
-    Sheet,
-    Status,
-    optional,
-    places,
-)
+from .core import N_, Event, Note, RuleError, places
+from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status, optional
 
 GAMES: dict[str, Game] = {
     module.GAME.key: module.GAME

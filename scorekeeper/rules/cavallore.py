@@ -22,22 +22,8 @@ from math import comb, sqrt
 from typing import Any
 
 from .cards import Card, parse_cards
-from .core import (
-    N_,
-    Details,
-    Event,
-    Figure,
-    Game,
-    Next,
-    Note,
-    Row,
-    RuleError,
-    Sheet,
-    Status,
-    check_count,
-    check_seat,
-    places,
-)
+from .core import N_, Event, Note, RuleError, check_count, check_seat, places
+from .sheet import Details, Figure, Game, Next, Row, Sheet, Status
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 6
 ROWS = ("♥", "♦", "♣", "♠")

@@ -13,22 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import SUITS, Card, parse_cards, suit_symbol
-from .core import (
-    N_,
-    Details,
-    Event,
-    Figure,
-    Game,
-    Next,
-    Option,
-    Row,
-    RuleError,
-    Sheet,
-    Status,
-    check_count,
-    check_seat,
-    places,
-)
+from .core import N_, Event, RuleError, check_count, check_seat, places
+from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 TRICKS = 5

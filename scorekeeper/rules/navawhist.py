@@ -7,24 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import suit_symbol
-from .core import (
-    N_,
-    Details,
-    Figure,
-    Game,
-    Next,
-    Note,
-    Option,
-    Row,
-    RuleError,
-    Sheet,
-    Status,
-    check_count,
-    check_length,
-    check_seat,
-    places,
-    running_totals,
-)
+from .core import N_, Note, RuleError, check_count, check_length, check_seat, places, running_totals
+from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 

@@ -11,25 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import JOKER, RANKS
-from .core import (
-    N_,
-    Details,
-    Event,
-    Figure,
-    Game,
-    Next,
-    Note,
-    Option,
-    Row,
-    RuleError,
-    Sheet,
-    Status,
-    check_length,
-    check_seat,
-    places,
-)
+from .core import N_, Event, Note, RuleError, check_length, check_seat, places
 from .points import Cards, read_cards
 from .points import entry_points as read_entry
+from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 VALUES = {JOKER: 25, "A": 11, "J": 10, "Q": 10, "K": 10}

@@ -289,7 +289,7 @@ def history(match_id: str):
     context = sheet_context(match)
     spec, zone = spec_of(match.game), viewer_zone()
     return render_template("matches/history.html", **context, changes=changes, entries=entries(
-        spec.numbered, spec.fields, match.names, context["sheet"].columns, changes, zone),
+        spec.words, match.names, context["sheet"].columns, changes, zone),
         zone=zone)
 
 

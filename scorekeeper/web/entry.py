@@ -14,12 +14,13 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import url_for
+from flask import abort, url_for
 
 from ..engine.ledger import Conflict
 from ..engine.sheets import compute_sheet
 from ..models import Match
 from .forms import whole
+from .pages import get_match
 
 
 def stored_inputs(match: Match, number: int, empty: dict[str, Any]) -> dict[str, Any]:
@@ -35,11 +36,14 @@ def check_form(form: Any, match: Match) -> None:
         raise Conflict
 
 
-def stored_hand(match: Match, number: int) -> dict[str, Any] | None:
-    """The inputs of hand ``number`` when it is stored, else None."""
-    if 1 <= number <= len(match.hands):
-        return match.hands[number - 1].data
-    return None
+def correcting(match_id: str, game: str, number: int,
+               missing: str | None = None) -> tuple[Match, dict[str, Any]]:
+    """The match of ``game`` whose hand ``number`` a correction page is about, and that
+    hand's stored inputs; a 404 (saying ``missing``, when given) if it has no such hand."""
+    match = get_match(match_id, game)
+    if not 1 <= number <= len(match.hands):
+        abort(404, missing)
+    return match, match.hands[number - 1].data
 
 
 def tap_address(endpoint: str, hand: int, state: Mapping[str, Any], **values: Any) -> str:

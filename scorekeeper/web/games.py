@@ -14,7 +14,7 @@ from typing import Any
 
 from flask import Blueprint, current_app
 
-from ..engine.history import Field
+from ..engine.history import Words
 from ..engine.printing import PORTRAIT_COLUMNS, Printing
 from ..models import Match
 from ..rules import Game
@@ -39,11 +39,8 @@ class GameSpec:
 
     rules: Game
     blueprint: Blueprint
-    # The history: how a row is named ("Hand %(n)s") and how each stored value is said.
-    numbered: str
-    fields: Mapping[str, Field]
-    # The PDF and CSV of a match.
-    printing: Printing
+    words: Words  # the history's words: how a row is named, how each stored value is said
+    printing: Printing  # the PDF and CSV of a match
     # The blank sheet: what it prints besides the rows, and how many players fit a portrait
     # page.
     blank_extras: Callable[[int], dict[str, Any]] = lambda players: {}

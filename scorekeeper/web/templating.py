@@ -66,7 +66,7 @@ def seat_names(seats: Any, names: list[str]) -> str:
 def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
     """The words of the Undo and Redo buttons of ``match`` (None: no such button)."""
     spec = spec_of(match.game)
-    return step_labels(spec.numbered, spec.fields, match.names, sheet.columns, *steps(match))
+    return step_labels(spec.words, match.names, sheet.columns, *steps(match))
 
 
 def rating_chart(stats: GameStats, order: list[int]):

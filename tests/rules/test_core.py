@@ -15,16 +15,14 @@ from hypothesis import strategies as st
 from scorekeeper.rules import core
 from scorekeeper.rules.core import (
     N_,
-    Game,
-    Option,
     RuleError,
-    Sheet,
     check_count,
     check_length,
     check_seat,
     places,
     running_totals,
 )
+from scorekeeper.rules.sheet import Game, Option, Sheet
 
 RULES_DIR = Path(core.__file__).parent
 

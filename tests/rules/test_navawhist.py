@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from scorekeeper.rules.core import Next, Note, RuleError
+from scorekeeper.rules.core import Note, RuleError
 from scorekeeper.rules.navawhist import (
     GAME,
     NextHand,
@@ -24,6 +24,7 @@ from scorekeeper.rules.navawhist import (
     score_hand,
     tricks_left,
 )
+from scorekeeper.rules.sheet import Next
 
 # The table of hands of docs/rules.md#navawhist-the-table-of-hands (and the Italian original).
 TABLE: dict[int, list[int]] = {

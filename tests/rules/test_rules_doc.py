@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from scorekeeper.rules import GAMES, cavallore, fortyfive, navawhist, quarantotto, scala40
-from scorekeeper.rules.core import Option
+from scorekeeper.rules.sheet import Option
 
 ROOT = Path(__file__).resolve().parents[2]
 DOC = ROOT / "docs" / "rules.md"

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from flask import Blueprint, abort, request
+from flask import Blueprint, request
 
-from scorekeeper.engine.history import Field
+from scorekeeper.engine.history import Field, Words
 from scorekeeper.engine.ledger import Conflict, save_hand
 from scorekeeper.engine.printing import Printing, no_detail
 from scorekeeper.rules import (
@@ -33,7 +33,7 @@ from scorekeeper.rules import (
 )
 from scorekeeper.rules.core import check_count, check_length, running_totals
 from scorekeeper.web.access import needs_edit_right
-from scorekeeper.web.entry import check_form
+from scorekeeper.web.entry import check_form, correcting
 from scorekeeper.web.forms import HandForm, whole
 from scorekeeper.web.games import GameSpec
 from scorekeeper.web.pages import after_change, answer_refusal, get_match, render_sheet, seat_at
@@ -141,9 +141,7 @@ def hand(match_id: str):
 @needs_edit_right
 def edit(match_id: str, number: int):
     """Correct a hand; every later total follows."""
-    match = get_match(match_id, "tally")
-    if not 1 <= number <= len(match.hands):
-        abort(404)
+    match, _hand = correcting(match_id, "tally", number)
     if request.method == "GET":
         return render_sheet(match, template=EDIT, number=number)
     form = HandForm()
@@ -158,11 +156,7 @@ def edit(match_id: str, number: int):
     return after_change(match, step="correct")
 
 
-SPEC = GameSpec(
-    rules=GAME,
-    blueprint=bp,
-    numbered=N_("Hand %(n)s"),
-    fields={"points": Field("seats", N_("Points"), N_("%(name)s %(value)s points"))},
-    printing=Printing(no_detail, ("", N_("points"), N_("running total"))),
-    blank_extras=lambda players: {"most": MOST},
-)
+WORDS = Words(N_("Hand %(n)s"), {"points": Field("seats", N_("Points"),
+                                                 N_("%(name)s %(value)s points"))})
+PRINTING = Printing(no_detail, ("", N_("points"), N_("running total")))
+SPEC = GameSpec(GAME, bp, WORDS, PRINTING, blank_extras=lambda players: {"most": MOST})

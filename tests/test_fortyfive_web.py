@@ -10,7 +10,7 @@ import pytest
 from scorekeeper.models import Change
 from scorekeeper.rules import fortyfive
 
-from .conftest import count
+from .conftest import count, pdf_text
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 HTMX = {"HX-Request": "true"}
@@ -407,6 +407,14 @@ def test_jink_wins_at_once_and_three_pairs_are_shown(table, client):
                           target=120)
     page = client.get(f"/matches/{six}").get_data(as_text=True)
     assert "Anna + Dario" in page and "Carla + Fabio" in page and "Target: 120." in page
+
+
+def test_the_pdf_says_a_match_was_won_by_jink(table, client):
+    """The notice above the sheet (the game's match_notice) is printed too."""
+    match = table.new_match("fortyfive", NAMES, jink=True)
+    assert FortyFive(table, match).side_tricks([0, 5], bonus_side=1).status_code == 303
+    text, _pages, _each = pdf_text(client.get(f"/matches/{match}.pdf"))
+    assert "Won by jink: all five tricks in one hand." in text
 
 
 def test_players_alone_tap_their_own_tricks(table, client):

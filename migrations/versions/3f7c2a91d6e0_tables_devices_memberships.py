@@ -4,7 +4,7 @@ Every existing match becomes a table of its own, with its own copy of its player
 edit a match was only known to the browsers' cookies, so no two matches can be put in one
 table without handing one browser's matches to another. A browser's old cookie (the list of
 match ids in ``session["edit"]``) is turned into membership of those tables on its next
-visit (scorekeeper.tables.current_device).
+visit (scorekeeper.web.access.current_device).
 
 Revision 3f7c2a91d6e0, after 515827dbc0a7, of 2026-11-30.
 """

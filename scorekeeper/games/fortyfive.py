@@ -404,6 +404,6 @@ PRINTING = Printing(_tricks, (N_("tricks (▲ the bonus trick; = tie at the top:
                                  fortyfive.ALL_FIVE: "5×"})
 
 SPEC = GameSpec(fortyfive.GAME, bp, WORDS, PRINTING, blank_extras=blank_extras,
-                entry_context=entry_context, partners=partners,
+                entry_context=entry_context, partners=partners, printed_notice=True,
                 template_globals={"fortyfive_entry": fortyfive_entry,
                                   "fortyfive_picker": fortyfive_picker})

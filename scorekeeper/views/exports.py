@@ -32,7 +32,7 @@ bp = Blueprint("exports", __name__)
 
 
 def render_pdf(html: str) -> bytes:
-    """HTML to PDF with the print stylesheet, in the renderer process (see scorekeeper.pdf)."""
+    """HTML to PDF with the print stylesheet, in the renderer process (see scorekeeper.web.pdf)."""
     static = current_app.static_folder
     return pdf.render(html, static, f"{static}/css/print.css")
 

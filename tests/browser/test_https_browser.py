@@ -1,4 +1,4 @@
-"""Over HTTPS as the README serves it: Debian's Caddy with `tls internal` on a loopback port
+"""Over HTTPS as docs/operating.md serves it: Debian's Caddy with `tls internal` on a loopback port
 in front of the app, which trusts one proxy's headers and sends its cookie over HTTPS only.
 A hand is played through it at 390x844; the share links say https; the wake lock is there.
 """

@@ -58,6 +58,17 @@ def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
         else {}
 
 
+def _in_phase(match: Match, form: HandForm, phase: str) -> Sheet:
+    """The sheet, when the form is for the hand being entered and that hand is in
+    ``phase`` (its bids, its tricks); Conflict otherwise (another phone got there first)."""
+    check_form(form, match)
+    sheet = compute_sheet(match)
+    if sheet.next is None or form.number.data != sheet.next.number \
+            or sheet.next.info.phase != phase:
+        raise Conflict
+    return sheet
+
+
 @bp.post("/matches/<match_id>/navawhist/bid")
 def bid(match_id: str):
     """Record one player's bid, the next bidder's or a change of an earlier one; a tap on
@@ -66,11 +77,7 @@ def bid(match_id: str):
     changing = request.form.get("change")
     form = HandForm() if changing is not None else BidForm()
     try:
-        check_form(form, match)
-        sheet = compute_sheet(match)
-        if sheet.next is None or form.number.data != sheet.next.number \
-                or sheet.next.info.phase != "bids":
-            raise Conflict
+        sheet = _in_phase(match, form, "bids")
         info = sheet.next.info
         if changing is not None:
             seat = whole(changing)
@@ -104,11 +111,7 @@ def tricks(match_id: str):
     preview = request.form.get("action") == "preview"
     chosen = form.seat_values(len(match.seats))
     try:
-        check_form(form, match)
-        sheet = compute_sheet(match)
-        if sheet.next is None or form.number.data != sheet.next.number \
-                or sheet.next.info.phase != "tricks":
-            raise Conflict
+        sheet = _in_phase(match, form, "tricks")
         data = _pending(match, form.number.data)
         chosen = data["tricks"] = navawhist.complete_tricks(sheet.next.info.cards, chosen)
         data["trump"] = form.trump.data or None

@@ -47,7 +47,7 @@ from ..models import (
     readable_name,
 )
 from ..rules import GAMES
-from .ledger import seat_players
+from .ledger import add_member, seat_players
 
 FORMAT = "scorekeeper-backup"
 KINDS = ("enter", "correct", "undo", "redo")
@@ -151,8 +151,8 @@ def import_matches(data: Any, *, joining: Callable[[], Device] | None = None,
                    ) -> tuple[list[str], int, list[str]]:
     """Add the backup's tables and matches this instance lacks: (added ids, skipped,
     problems). The device ``joining()`` gives, asked once the matches are stored, becomes a
-    member of the backup's tables; a match
-    added as a copy under a new id is appended to ``copies`` as (old id, new id).
+    member of the backup's tables; a match added as a copy under a new id is appended to
+    ``copies`` as (old id, new id).
 
     Every match is checked first, the rules included, without touching the database; only
     the good ones are then stored, so the time grows with the file and no faster.
@@ -262,7 +262,7 @@ def _checked(entry: dict[str, Any]) -> dict[str, Any]:
 
 
 def _stored(data: dict[str, Any], targets: Targets) -> Match | None:
-    """The checked match stored in its table (see table_backup): None if this instance has
+    """The checked match stored in its table (see :class:`Targets`): None if this instance has
     it already in the same table, a copy under a new id when another match has its id."""
     table, proven = targets.table_of(data["table"], data["names"])
     match_id = data["id"]
@@ -372,9 +372,7 @@ class Targets:
         if joining is not None:
             device = joining()
             for table_id in self.used:
-                if db.session.get(Membership, (table_id, device.id)) is None:
-                    db.session.add(Membership(table_id=table_id, device_id=device.id))
-                    db.session.flush()
+                add_member(table_id, device)
 
     def _add_phones(self, table_id: str, phones: list[Any]) -> None:
         for phone in phones:

@@ -14,7 +14,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..db import db
-from ..models import Change, Hand, Match, Player, Table, _now, name_key
+from ..models import Change, Device, Hand, Match, Membership, Player, Table, _now, name_key
 from ..rules import N_, RuleError, Sheet
 from .cache import cache
 from .sheets import compute_sheet, sheets
@@ -180,3 +180,10 @@ def seat_players(table: Table, names: list[str]) -> list[Player]:
         select(Player).where(Player.table_id == table.id, Player.key.in_(keys)))}
     return [existing.get(key) or Player(table_id=table.id, name=name, key=key)
             for name, key in zip(names, keys, strict=True)]
+
+
+def add_member(table_id: str, device: Device) -> None:
+    """Make ``device`` a member of the table, once; the caller commits."""
+    if db.session.get(Membership, (table_id, device.id)) is None:
+        db.session.add(Membership(table_id=table_id, device_id=device.id))
+        db.session.flush()

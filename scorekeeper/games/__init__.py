@@ -12,20 +12,17 @@ from __future__ import annotations
 from collections.abc import Iterable
 from importlib import import_module
 
-from ..rules import GAMES
+from ..rules import BUILT_IN, GAMES
 from ..web.games import GameSpec
 
 
 def load(extra: Iterable[str] = ()) -> dict[str, GameSpec]:
-    """Every game by key: those of ``rules.GAMES``, then those of the modules ``extra``
-    names, whose rules join ``rules.GAMES``."""
-    specs = {key: import_module(f"{__name__}.{key}").SPEC for key in list(GAMES)
-             if key in BUILT_IN}
+    """Every game by key: this package's (``rules.BUILT_IN``, each module named by its key),
+    then those of the modules ``extra`` names, whose rules join ``rules.GAMES``."""
+    specs = {key: import_module(f"{__name__}.{key}").SPEC for key in BUILT_IN}
     for name in extra:
         spec = import_module(name).SPEC
         GAMES[spec.key] = spec.rules
         specs[spec.key] = spec
     return specs
 
-
-BUILT_IN = ("navawhist", "quarantotto", "scala40", "fortyfive", "cavallore")

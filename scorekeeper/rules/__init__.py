@@ -11,6 +11,7 @@ GAMES: dict[str, Game] = {
     module.GAME.key: module.GAME
     for module in (navawhist, quarantotto, scala40, fortyfive, cavallore)
 }
+BUILT_IN = tuple(GAMES)  # the games of this package; others may join GAMES (the GAMES setting)
 
-__all__ = ["GAMES", "N_", "Details", "Event", "Figure", "Game", "Next", "Note", "Option", "Row",
-           "RuleError", "Sheet", "Status", "optional", "places"]
+__all__ = ["BUILT_IN", "GAMES", "N_", "Details", "Event", "Figure", "Game", "Next", "Note",
+           "Option", "Row", "RuleError", "Sheet", "Status", "optional", "places"]

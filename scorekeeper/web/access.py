@@ -21,6 +21,7 @@ from flask_babel import gettext as _
 from sqlalchemy import exists, select, update
 
 from ..db import db
+from ..engine.ledger import add_member
 from ..models import Device, Match, Membership, Table, _now
 from .pages import get_match
 
@@ -75,10 +76,7 @@ def _convert_legacy_cookie() -> None:
 
 def join(table_id: str, device: Device | None = None) -> None:
     """Make this phone (or ``device``) a member of the table; the caller commits."""
-    device = device or current_device(create=True)
-    if db.session.get(Membership, (table_id, device.id)) is None:
-        db.session.add(Membership(table_id=table_id, device_id=device.id))
-        db.session.flush()
+    add_member(table_id, device or current_device(create=True))
 
 
 def is_member(table_id: str) -> bool:

@@ -75,5 +75,3 @@ def registry() -> Mapping[str, GameSpec]:
 def spec_of(key: str) -> GameSpec:
     """The game ``key`` of the current app."""
     return registry()[key]
-
-

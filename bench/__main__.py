@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from bench import slow
 from bench.floor import FLOOR_COLD, floor_app
 from scorekeeper import create_app
 from scorekeeper.db import db, upgrade
@@ -391,6 +392,47 @@ def bench_gunicorn(path: Path, match_id: str) -> list[tuple[str, str, str]]:
              "")]
 
 
+@contextmanager
+def served(path: Path, workers: int = 2) -> Iterator[int]:
+    """``scorekeeper serve`` (the front and gunicorn behind it) on loopback, on the database
+    at ``path``; yields its port."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}", "SCOREKEEPER_OPEN_EDIT": "1"}
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", str(workers)],
+        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        for _ in range(200):
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1):
+                    break
+            except OSError:
+                time.sleep(0.1)
+        yield port
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+def bench_slow_clients(app, path: Path) -> list[tuple[str, str, str]]:
+    """/health and a bid over HTTPS, alone and with 8 slow and 8 idle connections held."""
+    with app.app_context():
+        match = add_match(table_players()[:4], [])
+        db.session.commit()
+        match_id = match.id
+    with served(path) as port:
+        phone = slow.Phone("127.0.0.1", port)
+        alone = slow.timed_gets("127.0.0.1", port, "/health", RUNS, secure=True)
+        bids_alone = [phone.bid_and_undo(match_id) for _ in range(RUNS)]
+        with slow.held("127.0.0.1", port, slow=8, idle=8):
+            health = slow.timed_gets("127.0.0.1", port, "/health", RUNS, secure=True)
+            bids = [phone.bid_and_undo(match_id) for _ in range(RUNS)]
+    return [("12. scorekeeper serve (HTTPS, 2 workers) with 8 slow and 8 idle connections held",
+             f"/health p95 {ms(p95(health))} (alone {ms(p95(alone))}), a bid p95 "
+             f"{ms(p95(bids))} (alone {ms(p95(bids_alone))})", "p95 <= 100 ms")]
+
+
 MINIMAL_APP = "from flask import Flask\napp = Flask(__name__)\napp.get('/')(lambda: 'ok')\n"
 
 
@@ -546,7 +588,8 @@ def main() -> None:
                      lambda: bench_home(directory), lambda: bench_first_visit(client, largest),
                      lambda: bench_limits(client),
                      lambda: bench_memory(path, match_ids(app, 50)),
-                     lambda: bench_cold_start(directory, path), lambda: bench_stats(directory)):
+                     lambda: bench_cold_start(directory, path), lambda: bench_stats(directory),
+                     lambda: bench_slow_clients(app, path)):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
         print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {machine()}, "

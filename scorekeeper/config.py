@@ -54,6 +54,8 @@ def defaults(instance: Path) -> dict[str, Any]:
         or f"sqlite:///{instance / 'scorekeeper.db'}",
         # Behind a reverse proxy: how many proxies set X-Forwarded-For/-Proto/-Host.
         PROXIES=int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0),
+        # Served by scorekeeper serve, behind its front (scorekeeper.front): one proxy more.
+        FRONT=_flag("SCOREKEEPER_FRONT"),
         SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         BABEL_DEFAULT_LOCALE="en",
         LANGUAGES=("en", "it"),
@@ -78,6 +80,11 @@ def defaults(instance: Path) -> dict[str, Any]:
                        "pages": 8 * 1024 * 1024},
         # Games besides the five, by module name (docs/architecture.md, "Adding a game").
         GAMES=(),
+        # The local certificate authority and the server's certificate (scorekeeper.tls).
+        TLS_DIR=str(instance / "tls"),
+        # True when the server answers HTTPS and plain HTTP on the same port (scorekeeper
+        # serve does): a page opened over plain HTTP offers the secure address.
+        SERVES_HTTPS=False,
     )
 
 
@@ -94,8 +101,8 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
-    if app.config["PROXIES"]:
+    proxies = app.config["PROXIES"] + bool(app.config["FRONT"])
+    if proxies:
         from werkzeug.middleware.proxy_fix import ProxyFix
 
-        proxies = app.config["PROXIES"]
         app.wsgi_app = ProxyFix(app.wsgi_app, x_for=proxies, x_proto=proxies, x_host=proxies)

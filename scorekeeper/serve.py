@@ -1,19 +1,28 @@
-"""Serving the table: gunicorn on every interface, and the address and QR code phones need.
+"""Serving the table: HTTPS and plain HTTP on every interface, and the QR codes phones need.
 
-``scorekeeper serve`` (and ``make run``) migrates the database, starts gunicorn and, once it
-listens, prints the address a phone on the same network opens, as text and as a QR code in
-the terminal.
+``scorekeeper serve`` (and ``make run``) migrates the database, makes the certificates
+(scorekeeper.tls) when they are missing or due, starts the front on the table's port
+(scorekeeper.front) and gunicorn's workers behind it and, once they listen, prints the two
+addresses a phone needs, as text and as QR codes in the terminal: once per phone, the page
+that installs the certificate; then the table's secure address.
 """
 
 from __future__ import annotations
 
 import ipaddress
+import os
+import shutil
+import subprocess
 import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
 from typing import IO, Any
 
 import segno
 from gunicorn.app.base import BaseApplication
 
+from . import tls
 from .web.links import is_loopback, lan_address
 
 
@@ -29,13 +38,13 @@ def everywhere(host: str) -> bool:
         return False
 
 
-def url(host: str, port: int) -> str:
+def url(host: str, port: int, scheme: str = "https") -> str:
     """The address of ``host``:``port`` as a browser takes it.
 
-    >>> url("192.168.1.20", 5000), url("::1", 80)
-    ('http://192.168.1.20:5000', 'http://[::1]:80')
+    >>> url("192.168.1.20", 5000), url("::1", 80, "http")
+    ('https://192.168.1.20:5000', 'http://[::1]:80')
     """
-    return f"http://[{host}]:{port}" if ":" in host else f"http://{host}:{port}"
+    return f"{scheme}://[{host}]:{port}" if ":" in host else f"{scheme}://{host}:{port}"
 
 
 def phone_address(host: str, port: int, base_url: str | None = None) -> str | None:
@@ -48,17 +57,31 @@ def phone_address(host: str, port: int, base_url: str | None = None) -> str | No
     return None if is_loopback(host) else url(host, port)
 
 
+def qr(address: str, out: IO[str] | None) -> None:
+    segno.make(address, error="m").terminal(out=out, compact=True, border=2)
+
+
 def banner(host: str, port: int, out: IO[str] | None, base_url: str | None = None) -> None:
     """Tell whoever started the server how the phones join, and how to stop it."""
     phone = phone_address(host, port, base_url)
-    local = url("127.0.0.1", port) if everywhere(host) else url(host, port)
+    local = url("127.0.0.1" if everywhere(host) else host, port, "http")
     print("\nScorekeeper is serving the table.", file=out)
-    if phone:
-        print(f"  Phones on the same network open: {phone}", file=out)
-        print(f"  This computer opens:             {local}\n", file=out)
-        segno.make(phone, error="m").terminal(out=out, compact=True, border=2)
-        print("\nScan the code with a phone's camera; the phone must be on the same Wi-Fi.",
+    if phone and not base_url:
+        certificate = phone.replace("https://", "http://", 1) + "/certificate"
+        print("\n1. Once per phone: trust this computer's certificate, so that the phone opens"
+              " the\n   secure address (the screen stays awake, the sheet reads offline):\n"
+              f"   {certificate}\n", file=out)
+        qr(certificate, out)
+        print(f"\n2. The table's address, for every phone:\n   {phone}\n", file=out)
+        qr(phone, out)
+        print(f"\n  This computer opens: {local}", file=out)
+        print("Scan the codes with a phone's camera; the phone must be on the same Wi-Fi.",
               file=out)
+    elif phone:
+        print(f"  Phones open: {phone}", file=out)
+        print(f"  This computer opens: {local}\n", file=out)
+        qr(phone, out)
+        print("\nScan the code with a phone's camera.", file=out)
     else:
         print(f"  Address: {local}", file=out)
         print("  No phone can open this address. Connect this computer to the table's Wi-Fi"
@@ -68,25 +91,28 @@ def banner(host: str, port: int, out: IO[str] | None, base_url: str | None = Non
 
 
 class Server(BaseApplication):
-    """gunicorn serving a fresh app in each worker."""
+    """gunicorn's sync workers on a Unix socket that only the front reaches."""
 
-    def __init__(self, host: str, port: int, options: dict[str, Any],
-                 base_url: str | None) -> None:
+    def __init__(self, host: str, port: int, backend: str, options: dict[str, Any],
+                 base_url: str | None, stop: Callable[[], None]) -> None:
         self.host = host
         self.port = port
+        self.backend = backend
         self.base_url = base_url
         self.options = options
+        self.stop = stop
         super().__init__()
 
     def load_config(self) -> None:
         for key, value in self.options.items():
             self.cfg.set(key, value)
-        self.cfg.set("bind", [url(self.host, self.port).removeprefix("http://")])
+        self.cfg.set("bind", [f"unix:{self.backend}"])
         # gunicorn 27's control socket has one path per user: two servers would fight over it.
         if "control_socket_disable" in self.cfg.settings:
             self.cfg.set("control_socket_disable", True)
         self.cfg.set("when_ready",
                      lambda _server: banner(self.host, self.port, sys.stdout, self.base_url))
+        self.cfg.set("on_exit", lambda _server: self.stop())
 
     def load(self):
         from . import create_app
@@ -94,12 +120,13 @@ class Server(BaseApplication):
         app = create_app()
         # Tells the share page whether the machine's network address leads here.
         app.config["LISTEN_HOST"] = self.host
+        app.config["SERVES_HTTPS"] = True
         return app
 
 
-def migrate() -> str | None:
-    """Bring the database up to date, then let go of its connections before forking.
-    Returns the configured base URL."""
+def prepare(host: str) -> tuple[str | None, tls.Files]:
+    """Bring the database up to date and the certificates too, then let go of the database's
+    connections before forking. Returns the configured base URL and the certificates."""
     from . import create_app
     from .db import db, upgrade
 
@@ -107,15 +134,44 @@ def migrate() -> str | None:
     with app.app_context():
         upgrade()
         db.engine.dispose()
-    return app.config["BASE_URL"]
+    files = tls.ensure(Path(app.config["TLS_DIR"]), tls.machine_names(host))
+    return app.config["BASE_URL"], files
+
+
+def start_front(host: str, port: int, backend: str, files: tls.Files) -> subprocess.Popen:
+    """The front (scorekeeper.front) on the table's port; exits the program when the port
+    cannot be had."""
+    front = subprocess.Popen(
+        [sys.executable, "-m", "scorekeeper.front", "--host", host, "--port", str(port),
+         "--backend", backend, "--cert", str(files.cert), "--key", str(files.key),
+         "--parent", str(os.getpid())],
+        stdout=subprocess.PIPE, text=True)
+    if front.stdout.readline().strip() != "listening":
+        front.wait()
+        sys.exit(front.returncode or 3)
+    return front
 
 
 def serve(host: str, port: int, workers: int) -> None:
-    """Migrate, then serve until stopped."""
-    base_url = migrate()
+    """Migrate, then serve until stopped: the front on the port, gunicorn behind it."""
+    base_url, files = prepare(host)
+    folder = tempfile.mkdtemp(prefix="scorekeeper-")
+    backend = os.path.join(folder, "workers.sock")
+    front = start_front(host, port, backend, files)
+    parent = os.getpid()
+
+    def stop() -> None:
+        if os.getpid() == parent:
+            front.terminate()
+            shutil.rmtree(folder, ignore_errors=True)
+
+    os.environ["SCOREKEEPER_FRONT"] = "1"
     # The app is built once, before the workers fork (it opens no connection and no file
     # at start), so that they share its imported code instead of each importing it.
     # A request here takes milliseconds: on Ctrl+C, workers get 5 s to finish theirs (not
     # gunicorn's 30), so that a worker stopped while it still boots holds nobody up.
-    Server(host, port, {"workers": workers, "accesslog": "-", "preload_app": True,
-                        "graceful_timeout": 5}, base_url).run()
+    try:
+        Server(host, port, backend, {"workers": workers, "accesslog": "-", "preload_app": True,
+                                     "graceful_timeout": 5}, base_url, stop).run()
+    finally:
+        stop()

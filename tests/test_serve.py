@@ -1,5 +1,6 @@
-"""`make run` serves the table: gunicorn on every interface, the phones' address printed with
-a QR code of it, and the `scorekeeper` command around it."""
+"""`make run` serves the table: HTTPS and plain HTTP on every interface, gunicorn behind the
+front, the certificate page's and the table's addresses printed with their QR codes, and the
+`scorekeeper` command around it."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 import shlex
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -18,6 +20,7 @@ from pathlib import Path
 
 import segno
 
+from bench import slow
 from scorekeeper import create_app, serve
 from scorekeeper.db import upgrade
 
@@ -65,7 +68,35 @@ def qr_matrix(lines: list[str]) -> list[tuple[int, ...]]:
     return rows
 
 
-def test_make_run_serves_the_network_and_prints_the_address_and_its_code(tmp_path):
+def printed_codes(text: str) -> list[list[tuple[int, ...]]]:
+    """The modules of each QR code the text shows, without their quiet zone, which must be
+    light."""
+    codes, block = [], []
+    for line in [*text.splitlines(), ""]:
+        if line and set(line) <= set(HALVES):
+            block.append(line)
+        elif block:
+            printed, block = qr_matrix(block), []
+            border = 2
+            assert all(set(row) == {0} for row in printed[:border])
+            codes.append([row[border:-border] for row in printed[border:]])
+    return codes
+
+
+def matches_code(code: list[tuple[int, ...]], text: str) -> bool:
+    expected = [tuple(row) for row in segno.make(text, error="m").matrix]
+    rest = code[len(expected):]
+    return code[:len(expected)] == expected and all(set(row) == {0} for row in rest[:2])
+
+
+def addresses(text: str) -> tuple[str, str]:
+    """The certificate page's address and the table's, as the banner prints them."""
+    certificate = re.search(r"^   (http://\S+/certificate)$", text, re.M).group(1)
+    table = re.search(r"The table's address, for every phone:\n   (\S+)", text).group(1)
+    return certificate, table
+
+
+def test_make_run_serves_the_network_and_prints_both_addresses_and_their_codes(tmp_path):
     port = free_port()
     command = run_command(port)
     assert command[1:] == ["serve", "--host", "0.0.0.0", "--port", str(port), "--workers", "2"]
@@ -79,32 +110,75 @@ def test_make_run_serves_the_network_and_prints_the_address_and_its_code(tmp_pat
         process.wait(10)
     lan = serve.lan_address()
     assert lan, "this test needs a network interface other than loopback"
-    phone = re.search(r"Phones on the same network open: (\S+)", text).group(1)
-    assert phone == f"http://{lan}:{port}"
-    assert f"This computer opens:             http://127.0.0.1:{port}" in text
-    lines = [line for line in text.splitlines() if line and set(line) <= set(HALVES)]
-    printed = qr_matrix(lines)
-    border = 2
-    code = [row[border:-border] for row in printed[border:border + len(printed) - 2 * border]]
-    expected = [tuple(row) for row in segno.make(phone, error="m").matrix]
-    assert code[:len(expected)] == expected
-    # A light quiet zone above and below the code.
-    assert all(set(row) == {0} for row in printed[:border])
-    assert all(set(row) == {0} for row in printed[border + len(expected):][:border])
+    certificate, table = addresses(text)
+    assert certificate == f"http://{lan}:{port}/certificate"
+    assert table == f"https://{lan}:{port}"
+    assert f"This computer opens: http://127.0.0.1:{port}" in text
+    first, second = printed_codes(text)
+    assert matches_code(first, certificate) and matches_code(second, table)
 
 
-def test_the_server_answers_on_the_printed_address(tmp_path):
+def test_the_server_answers_https_and_plain_http_on_the_printed_address(tmp_path):
     port = free_port()
     env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}"}
     process = subprocess.Popen(run_command(port), cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.DEVNULL, text=True)
     try:
         text = read_until(process, "Ctrl+C", 60)
-        phone = re.search(r"Phones on the same network open: (\S+)", text).group(1)
-        with urllib.request.urlopen(phone + "/health", timeout=10) as response:
-            assert response.read() == b"ok"
-        with urllib.request.urlopen(phone + "/", timeout=10) as response:
-            assert response.headers["Server"].startswith("gunicorn")
+        certificate, table = addresses(text)
+        authority = ROOT / "instance" / "tls" / "ca.pem"
+        trusted = ssl.create_default_context(cafile=str(authority))
+        with urllib.request.urlopen(table + "/health", timeout=10, context=trusted) as answer:
+            assert answer.read() == b"ok"
+        with urllib.request.urlopen(table + "/", timeout=10, context=trusted) as page:
+            assert page.headers["Server"].startswith("gunicorn")
+        with urllib.request.urlopen(certificate, timeout=10) as page:
+            assert page.status == 200
+        plain = table.replace("https://", "http://")
+        with urllib.request.urlopen(plain + "/health", timeout=10) as answer:
+            assert answer.read() == b"ok"
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+def test_the_certificate_authority_is_made_once_and_kept_across_restarts(tmp_path):
+    authority = ROOT / "instance" / "tls" / "ca.pem"
+    before = []
+    for _ in range(2):
+        port = free_port()
+        env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}"}
+        process = subprocess.Popen(run_command(port), cwd=ROOT, env=env,
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        try:
+            read_until(process, "Ctrl+C", 60)
+            before.append(authority.read_bytes())
+        finally:
+            process.terminate()
+            process.wait(10)
+    assert before[0] == before[1]
+    assert (authority.parent / "ca-key.pem").stat().st_mode & 0o077 == 0
+
+
+def test_slow_and_idle_clients_do_not_stall_the_server(tmp_path):
+    """8 connections that trickle a request's head and 8 that send nothing, against one
+    worker: every other request is still answered (each client gives up after 5 s, where
+    workers held by the slow ones would leave them unanswered for 30 s)."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}",
+           "SCOREKEEPER_OPEN_EDIT": "1"}
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", "1"], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        read_until(process, "Ctrl+C", 60)
+        with slow.held("127.0.0.1", port, slow=8, idle=8):
+            assert len(slow.timed_gets("127.0.0.1", port, "/health", 10, secure=True)) == 10
+            assert len(slow.timed_gets("127.0.0.1", port, "/health", 10, secure=False)) == 10
+            phone = slow.Phone("127.0.0.1", port)
+            status, page = phone.request("GET", "/matches/new")
+            assert status == 200 and b"csrf_token" in page
     finally:
         process.terminate()
         process.wait(10)
@@ -119,8 +193,8 @@ def test_on_loopback_the_banner_says_no_phone_can_join(capsys):
 def test_behind_a_proxy_the_banner_gives_the_base_url(capsys):
     serve.banner("127.0.0.1", 8000, None, "https://scores.example")
     printed = capsys.readouterr().out
-    assert "Phones on the same network open: https://scores.example" in printed
-    assert "No phone" not in printed
+    assert "Phones open: https://scores.example" in printed
+    assert "No phone" not in printed and "certificate" not in printed
 
 
 def scorekeeper(database: Path, *args: str) -> str:

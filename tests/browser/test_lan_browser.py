@@ -1,0 +1,109 @@
+"""A phone at the real table: `scorekeeper serve` opened by a LAN name, over HTTPS, with the
+server's own certificate authority trusted the way a phone trusts it after the certificate
+page (here: an NSS database of the test's own, which Chromium on Linux reads).
+
+Over HTTPS the page is a secure context: the service worker controls it, the screen is kept
+awake and the app can be installed. Over plain HTTP the same page offers the secure address.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from playwright.sync_api import Page, expect, sync_playwright
+
+from ..test_serve import ROOT, free_port, read_until
+from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, shot
+from .test_games_browser import create_match
+
+# A name of this machine that its certificate carries, as a phone on the Wi-Fi would use it.
+LAN_NAME = f"{socket.gethostname().split('.')[0]}.local"
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[int]:
+    """`scorekeeper serve` with one worker on a loopback port; yields the port."""
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'lan.db'}"}
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", "1"], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        read_until(process, "Ctrl+C", 60)
+        yield port
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
+@pytest.fixture
+def phone(server: int, tmp_path: Path) -> Iterator[Page]:
+    """A Chromium that trusts the server's certificate authority and finds LAN_NAME at
+    127.0.0.1; a phone-sized page in it."""
+    certutil = shutil.which("certutil")
+    assert certutil, "certutil is missing: install the libnss3-tools package (.ci/run does)"
+    home = tmp_path / "home"
+    nssdb = home / ".pki" / "nssdb"
+    nssdb.mkdir(parents=True)
+    subprocess.run([certutil, "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
+    subprocess.run([certutil, "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "Scorekeeper",
+                    "-i", str(ROOT / "instance" / "tls" / "ca.pem")], check=True)
+    with sync_playwright() as playwright:
+        # A profile on disk, as a phone's browser has: an incognito one cannot install apps.
+        context = playwright.chromium.launch_persistent_context(
+            str(tmp_path / "profile"), executable_path=CHROMIUM,
+            env={**os.environ, "HOME": str(home)},
+            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"],
+            viewport=PHONE, locale="en-GB", device_scale_factor=1)
+        context.set_default_timeout(10_000)
+        yield context.pages[0] if context.pages else context.new_page()
+        context.close()
+
+
+def test_over_https_by_its_lan_name_the_phone_gets_what_secure_pages_get(phone, server):
+    page = phone
+    base = f"https://{LAN_NAME}:{server}"
+    create_match(page, base, "quarantotto", ["Anna", "Bruno", "Carla"])
+    assert page.url.startswith(base + "/matches/")
+    assert page.evaluate("window.isSecureContext") is True
+    # No offer of a secure address on a secure page.
+    expect(page.locator(".secure-offer")).to_have_count(0)
+
+    # The screen is kept awake while the sheet is open.
+    page.wait_for_function("document.documentElement.dataset.wakeLock === 'held'")
+
+    # The service worker takes the page over from the next load on.
+    page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
+    page.reload()
+    page.wait_for_function("navigator.serviceWorker.controller !== null")
+
+    # Chromium finds nothing that stops the app from being installed.
+    session = page.context.new_cdp_session(page)
+    errors = session.send("Page.getInstallabilityErrors")["installabilityErrors"]
+    assert errors == [], errors
+    shot(page, "lan-https-sheet")
+
+
+def test_over_plain_http_the_page_offers_the_secure_address(phone, server):
+    page = phone
+    base = f"http://{LAN_NAME}:{server}"
+    page.goto(base + "/matches/new?game=quarantotto")
+    assert page.evaluate("window.isSecureContext") is False
+    offer = page.locator(".secure-offer")
+    expect(offer).to_be_visible()
+    link = offer.locator(f"a[href^='https://{LAN_NAME}:{server}/matches/new']")
+    expect(link).to_have_count(1)
+    expect(offer.locator("a[href$='/certificate']")).to_have_count(1)
+    shot(page, "lan-http-offer")
+    # The offer leads to the same page, secure.
+    link.click()
+    page.wait_for_url(f"https://{LAN_NAME}:{server}/matches/new?game=quarantotto")
+    assert page.evaluate("window.isSecureContext") is True

@@ -192,7 +192,11 @@ class Front:
         loop = asyncio.get_running_loop()
         listener = self.listen()
         while True:
-            client, _address = await loop.sock_accept(listener)
+            try:
+                client, _address = await loop.sock_accept(listener)
+            except OSError:  # out of file descriptors, a connection reset before accept
+                await asyncio.sleep(0.1)
+                continue
             if self.open >= self.limits.connections:
                 client.close()
                 continue
@@ -224,7 +228,7 @@ class Front:
             writer = asyncio.StreamWriter(transport, protocol, reader, loop)
             client = None
             await self.requests(reader, writer, peer, scheme)
-        except (TimeoutError, ConnectionError, ssl.SSLError, OSError):
+        except (TimeoutError, ConnectionError, ssl.SSLError, OSError, asyncio.LimitOverrunError):
             pass
         finally:
             if writer is not None:

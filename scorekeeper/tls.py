@@ -217,8 +217,3 @@ def ensure(folder: Path, names: list[str]) -> Files:
         make_server_cert(files, names)
     return files
 
-
-def fingerprint(pem: bytes) -> str:
-    """The SHA-256 fingerprint of a certificate, as browsers show it (AB:CD:...)."""
-    digest = x509.load_pem_x509_certificate(pem).fingerprint(hashes.SHA256())
-    return ":".join(f"{byte:02X}" for byte in digest)

@@ -268,3 +268,29 @@ def test_pip_install_gives_a_scorekeeper_command_that_serves(tmp_path):
         process.terminate()
         process.wait(10)
     assert (venv / "share" / "scorekeeper" / "instance" / "secret_key").exists()
+
+
+def test_the_front_stops_when_the_server_is_killed(tmp_path):
+    port = free_port()
+    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}"}
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host", "127.0.0.1",
+         "--port", str(port), "--workers", "1"], cwd=ROOT, env=env,
+        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        read_until(process, "Ctrl+C", 60)
+        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+        fronts = [pid for pid in children
+                  if b"scorekeeper.front" in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        assert len(fronts) == 1
+    finally:
+        process.kill()
+        process.wait(10)
+    deadline = time.monotonic() + 10
+    while Path(f"/proc/{fronts[0]}").exists() and \
+            b"zombie" not in Path(f"/proc/{fronts[0]}/status").read_bytes().lower():
+        assert time.monotonic() < deadline, "the front outlived the server"
+        time.sleep(0.1)
+    with socket.socket() as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        probe.bind(("127.0.0.1", port))  # the port is free again

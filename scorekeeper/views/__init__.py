@@ -7,6 +7,6 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """Every shared page's blueprint."""
-    from . import backups, exports, matches, site, tables
+    from . import backups, certificate, exports, matches, site, tables
 
-    return [site.bp, tables.bp, matches.bp, exports.bp, backups.bp]
+    return [site.bp, tables.bp, matches.bp, exports.bp, backups.bp, certificate.bp]

@@ -31,7 +31,7 @@ from ..web.access import can_edit
 from ..web.forms import StepForm, match_form
 from ..web.games import spec_of
 from ..web.i18n import rule_message
-from ..web.links import link_base, qr_svg, share_url
+from ..web.links import link_base, qr_svg, secure_offer, share_url
 from ..web.pages import (
     after_change,
     answer_refusal,
@@ -195,7 +195,8 @@ def show(match_id: str):
 
     if is_htmx():
         return page()
-    key = (match_id, version, str(get_locale()), can_edit(match_id), request.full_path)
+    key = (match_id, version, str(get_locale()), can_edit(match_id), request.full_path,
+           secure_offer())
     return cache("pages").get(key, lambda: pagecache.shared(page)).response()
 
 

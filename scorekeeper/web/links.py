@@ -6,6 +6,10 @@ unless that is a loopback one; this machine's address on the local network, when
 server listens on it. Otherwise the link stays on the loopback address and the page says
 that no phone can open it.
 
+A server that answers HTTPS and plain HTTP on the same port (``SERVES_HTTPS``) gives the
+https address in its links even to a page opened over plain HTTP, and such a page offers
+its own secure address (:func:`secure_offer`).
+
 ``BASE_URL`` also closes a hole: without it the ``Host`` header names the links' host, so
 a forged header would hand out links to another site. With it set, only its host is
 trusted (``TRUSTED_HOSTS``, unless set otherwise) and every other host gets a 400.
@@ -70,20 +74,55 @@ class Base:
     loopback: bool
 
 
+def _serves_https() -> bool:
+    return bool(current_app.config.get("SERVES_HTTPS"))
+
+
+def _here() -> str:
+    """The scheme and host of this request, as https when the same port answers it: a
+    plain HTTP request without a port came in on port 80, so its secure twin is there."""
+    if request.scheme == "https" or not _serves_https():
+        return f"{request.scheme}://{request.host}"
+    port = urlsplit(f"//{request.host}").port
+    return f"https://{request.host}" + ("" if port else ":80")
+
+
 def link_base() -> Base:
     """The base of share links for the current request (see the module's docstring)."""
     configured = current_app.config.get("BASE_URL")
     if configured:
         return Base(configured.rstrip("/"), is_loopback(urlsplit(configured).netloc))
-    here = f"{request.scheme}://{request.host}"
+    here = _here()
     if not is_loopback(request.host):
         return Base(here, False)
     listen = current_app.config.get("LISTEN_HOST")
     lan = lan_address()
     if listen and not is_loopback(listen) and lan:
-        port = urlsplit(here).port
-        return Base(f"{request.scheme}://{lan}" + (f":{port}" if port else ""), False)
+        scheme, port = urlsplit(here).scheme, urlsplit(here).port
+        return Base(f"{scheme}://{lan}" + (f":{port}" if port else ""), False)
     return Base(here, True)
+
+
+def secure_address(path: str = "/") -> str | None:
+    """The https address of ``path`` on this host and port, when this server answers
+    HTTPS there (or the request came over it); else None."""
+    if request.scheme != "https" and not _serves_https():
+        return None
+    return _here() + path
+
+
+def secure_offer() -> str | None:
+    """The secure address of this very page, to offer a phone that opened it over plain
+    HTTP on a server that also answers HTTPS on the same port; None over HTTPS, on a
+    server without HTTPS, and for the answer to a form (its address shows no page).
+
+    The path and query are kept, so the phone lands on the same page.
+    """
+    if request.scheme == "https" or not _serves_https() or request.method not in (
+            "GET", "HEAD"):
+        return None
+    parts = urlsplit(request.url)
+    return _here() + parts.path + (f"?{parts.query}" if parts.query else "")
 
 
 def share_url(endpoint: str, **values) -> str:

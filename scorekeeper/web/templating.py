@@ -21,6 +21,7 @@ from ..rules.cards import SUIT_NAMES
 from .access import can_edit
 from .assets import asset
 from .games import GameSpec, spec_of
+from .links import qr_svg, secure_offer
 from .pagecache import csrf_token
 from .pages import render_compact
 from .pwa import THEME
@@ -77,9 +78,9 @@ def rating_chart(stats: GameStats, order: list[int]):
 GLOBALS: Mapping[str, Any] = {
     "asset": asset, "can_edit": can_edit, "csrf_token": csrf_token,
     "current_lang": lambda: str(get_locale()), "error_messages": error_messages,
-    "install_theme": THEME, "leaders_of": leaders_of,
+    "install_theme": THEME, "leaders_of": leaders_of, "qr_svg": qr_svg,
     "ranking_of": ranking_of, "rating_chart": rating_chart, "running_chart": running_chart,
-    "sheet_block": sheet_block, "undo_redo": undo_redo,
+    "secure_offer": secure_offer, "sheet_block": sheet_block, "undo_redo": undo_redo,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
 }
 FILTERS: Mapping[str, Any] = {"name_key": name_key, "seat_names": seat_names}

@@ -1,0 +1,118 @@
+"""The page that installs this server's certificate authority on a phone, once, and its
+downloads: PEM for Android and desktop browsers, DER for Windows, a configuration profile
+for iPhone and iPad. All are made from ``<TLS_DIR>/ca.pem`` when asked; no other file of
+that folder (the keys are there) is ever read.
+
+A stranger's phone gets all of it: the page is how a phone comes to the secure address in
+the first place.
+"""
+
+from __future__ import annotations
+
+import plistlib
+import uuid
+from pathlib import Path
+
+from cryptography import x509
+from cryptography.hazmat.primitives import hashes, serialization
+from flask import Blueprint, Response, abort, current_app, render_template, url_for
+from flask_babel import gettext as _
+
+from ..web.links import secure_address
+
+bp = Blueprint("certificate", __name__)
+
+# PayloadUUIDs are derived from the certificate's fingerprint: the same authority is the
+# same profile, so installing it again replaces it rather than adding a second one.
+NAMESPACE = uuid.UUID("1d6c5e0a-54c1-4f5e-9d6b-2f1f4b8a7c3e")
+PROFILE_ID = "scorekeeper.ca"
+
+
+def authority() -> x509.Certificate | None:
+    """The certificate authority this server made, or None when it makes none."""
+    path = Path(current_app.config["TLS_DIR"]) / "ca.pem"
+    try:
+        return x509.load_pem_x509_certificate(path.read_bytes())
+    except (OSError, ValueError):
+        return None
+
+
+def fingerprint(cert: x509.Certificate) -> str:
+    """The SHA-256 fingerprint as phones and browsers show it: AB:CD:..."""
+    return ":".join(f"{byte:02X}" for byte in cert.fingerprint(hashes.SHA256()))
+
+
+def profile(cert: x509.Certificate) -> bytes:
+    """An unsigned Apple configuration profile holding ``cert`` as a trusted root."""
+    der = cert.public_bytes(serialization.Encoding.DER)
+    seed = cert.fingerprint(hashes.SHA256()).hex()
+    name = cert.subject.get_attributes_for_oid(x509.NameOID.COMMON_NAME)
+    title = name[0].value if name else "Scorekeeper"
+    payload = {
+        "PayloadType": "com.apple.security.root",
+        "PayloadVersion": 1,
+        "PayloadIdentifier": f"{PROFILE_ID}.root.{seed[:16]}",
+        "PayloadUUID": str(uuid.uuid5(NAMESPACE, f"root:{seed}")).upper(),
+        "PayloadDisplayName": title,
+        "PayloadCertificateFileName": "scorekeeper-ca.cer",
+        "PayloadContent": der,
+    }
+    return plistlib.dumps({
+        "PayloadType": "Configuration",
+        "PayloadVersion": 1,
+        "PayloadIdentifier": f"{PROFILE_ID}.{seed[:16]}",
+        "PayloadUUID": str(uuid.uuid5(NAMESPACE, f"profile:{seed}")).upper(),
+        "PayloadDisplayName": "Scorekeeper",
+        "PayloadDescription": _("Lets this device open the Scorekeeper table over HTTPS."),
+        "PayloadOrganization": "Scorekeeper",
+        "PayloadRemovalDisallowed": False,
+        "PayloadContent": [payload],
+    })
+
+
+def _download(body: bytes, mimetype: str, filename: str, *, attachment: bool = True):
+    response = Response(body, mimetype=mimetype)
+    if attachment:
+        response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response.headers["Cache-Control"] = "no-cache"
+    return response
+
+
+def _required() -> x509.Certificate:
+    """The authority; raises 404 when this server makes none."""
+    cert = authority()
+    if cert is None:
+        abort(404, _("This server does not make a certificate of its own, so there is none "
+                     "to download here."))
+    return cert
+
+
+@bp.get("/certificate")
+def show():
+    """How to install the certificate on Android, iPhone and iPad, and a computer."""
+    cert = authority()
+    return render_template(
+        "certificate.html", fingerprint=cert and fingerprint(cert),
+        secure=secure_address(url_for("matches.home")))
+
+
+@bp.get("/certificate/scorekeeper-ca.crt")
+def pem():
+    """The certificate in PEM, for Android and desktop browsers."""
+    body = _required().public_bytes(serialization.Encoding.PEM)
+    return _download(body, "application/x-x509-ca-cert", "scorekeeper-ca.crt")
+
+
+@bp.get("/certificate/scorekeeper-ca.cer")
+def der():
+    """The certificate in DER, for Windows."""
+    body = _required().public_bytes(serialization.Encoding.DER)
+    return _download(body, "application/pkix-cert", "scorekeeper-ca.cer")
+
+
+@bp.get("/certificate/scorekeeper.mobileconfig")
+def mobileconfig():
+    """The configuration profile that installs the certificate on iPhone and iPad."""
+    # Shown, not saved: Safari hands a profile it opens to Settings.
+    return _download(profile(_required()), "application/x-apple-aspen-config",
+                     "scorekeeper.mobileconfig", attachment=False)

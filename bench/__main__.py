@@ -19,6 +19,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import tracemalloc
 import urllib.request
@@ -564,6 +565,61 @@ def bench_limits(client) -> list[tuple[str, str, str]]:
              f"{ms(median(imports))} ({len(backup) / 1024:.0f} KB file)", "< 2 s")]
 
 
+class LockProbe(threading.Thread):
+    """Takes SQLite's write lock again and again on a connection of its own: the longest
+    wait is how long anyone else held it at a time."""
+
+    def __init__(self, path: Path) -> None:
+        super().__init__(daemon=True)
+        self.path, self.waits, self.done = path, [0.0], threading.Event()
+
+    def run(self) -> None:
+        connection = sqlite3.connect(self.path, timeout=60, isolation_level=None)
+        while not self.done.is_set():
+            start = time.perf_counter()
+            connection.execute("BEGIN IMMEDIATE")
+            self.waits.append(time.perf_counter() - start)
+            connection.execute("ROLLBACK")
+            time.sleep(0.005)
+        connection.close()
+
+
+def bench_import(directory: Path) -> list[tuple[str, str, str]]:
+    """A backup at every cap of an upload, sent on /backup into an empty instance: how long
+    it takes, how long another connection waits for SQLite's write lock meanwhile, and the
+    size of the backup downloaded afterwards against the file sent."""
+    from bench.backups import at_caps
+    from scorekeeper.engine.backups import UPLOAD
+
+    content = json.dumps(at_caps(UPLOAD), ensure_ascii=False).encode()
+    times, waits, sizes = [], [], []
+    for run in range(3):
+        path = directory / f"import-{run}.db"
+        app = make_app(path)
+        client = app.test_client()
+        page = ok(client, "/backup").get_data(as_text=True)
+        token = re.search(r'name="csrf_token" value="([^"]+)"', page).group(1)
+        probe = LockProbe(path)
+        probe.start()
+        start = time.perf_counter()
+        response = client.post("/backup", content_type="multipart/form-data", data={
+            "csrf_token": token, "file": (io.BytesIO(content), "backup.json")})
+        times.append(time.perf_counter() - start)
+        probe.done.set()
+        probe.join()
+        assert response.status_code == 200, response.status_code
+        assert f"{UPLOAD.matches} matches added" in response.get_data(as_text=True)
+        waits.append(max(probe.waits))
+        sizes.append(len(ok(client, "/backup.json").data))
+    return [(f"13. Import at the caps ({UPLOAD.matches:,} matches, {UPLOAD.hands:,} hands, "
+             f"{UPLOAD.changes:,} changes, {UPLOAD.tables} tables, {UPLOAD.phones:,} phones; "
+             f"{len(content) / 2**20:.1f} MB), median of 3", f"{median(times):.2f} s", "< 5 s"),
+            ("    SQLite's write lock: another connection's longest wait",
+             f"{max(waits) * 1000:.0f} ms", "< 1 s"),
+            ("    the backup downloaded afterwards, vs the file sent",
+             f"{sizes[-1] / 2**20:.1f} MB = {sizes[-1] / len(content):.2f}x", "<= 1.2x")]
+
+
 def machine() -> str:
     """The processor, its cores and the memory, as /proc tells them."""
     cpu = next((line.split(":", 1)[1].strip() for line in
@@ -589,7 +645,7 @@ def main() -> None:
                      lambda: bench_limits(client),
                      lambda: bench_memory(path, match_ids(app, 50)),
                      lambda: bench_cold_start(directory, path), lambda: bench_stats(directory),
-                     lambda: bench_slow_clients(app, path)):
+                     lambda: bench_slow_clients(app, path), lambda: bench_import(directory)):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
         print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {machine()}, "

@@ -3,6 +3,7 @@ each hand; no scoring here."""
 
 from __future__ import annotations
 
+import functools
 import re
 import secrets
 import unicodedata
@@ -18,12 +19,28 @@ NAME_LENGTH = 30  # a player's name, a phone's name at its table
 PLACE_LENGTH = 60  # where a match is played
 TABLE_NAME_LENGTH = 60
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")  # what a match's or a table's address can be
+REQUEST_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a request's Idempotency-Key (a UUID)
 
 # Control characters, surrogates, and the invisible or direction-changing ones (U+202E,
 # U+200B, BOM, soft hyphen: category Cf; U+2028 and U+2029: Zl and Zp) that make two
 # names look alike or turn the text around them. Names people type (players, places) are
-# checked and compared one way everywhere: these three functions.
+# checked and compared one way everywhere: the functions below.
 REFUSED = ("Cc", "Cs", "Cf", "Zl", "Zp")
+# Characters that show nothing although they are not controls: Unicode's default-ignorable
+# code points (the combining grapheme joiner U+034F, the Hangul fillers U+115F, U+1160,
+# U+3164 and U+FFA0, the variation selectors, Khmer's inherent vowels, the tags...), and the
+# braille blank U+2800, which looks like a space. "Anna" and "Anna\u034f" would be two
+# players no one could tell apart.
+INVISIBLE = (
+    (0x00AD, 0x00AD), (0x034F, 0x034F), (0x061C, 0x061C), (0x115F, 0x1160),
+    (0x17B4, 0x17B5), (0x180B, 0x180F), (0x200B, 0x200F), (0x202A, 0x202E),
+    (0x2060, 0x206F), (0x2800, 0x2800), (0x3164, 0x3164), (0xFE00, 0xFE0F),
+    (0xFEFF, 0xFEFF), (0xFFA0, 0xFFA0), (0xFFF0, 0xFFF8), (0x1BCA0, 0x1BCA3),
+    (0x1D173, 0x1D17A), (0xE0000, 0xE0FFF),
+)
+# A phone's emoji keyboard follows a symbol with a variation selector (U+2764 U+FE0F, a red
+# heart): there it changes how the symbol is drawn, not whether something is there.
+EMOJI_STYLE = ("\ufe0e", "\ufe0f")
 
 
 def clean_name(text: str) -> str:
@@ -35,13 +52,52 @@ def clean_name(text: str) -> str:
     return unicodedata.normalize("NFC", text.strip())
 
 
+_INVISIBLE = frozenset(code for low, high in INVISIBLE for code in range(low, high + 1))
+
+
+def _invisible(char: str) -> bool:
+    return ord(char) in _INVISIBLE
+
+
+def refused_character(text: str) -> str | None:
+    """The first character of ``text`` that a name may not hold (a control, invisible or
+    direction-changing one), or None; a variation selector right after a symbol is kept.
+
+    >>> refused_character("Anna\\u034f"), refused_character("Anna \\u2764\\ufe0f")
+    ('\\u034f', None)
+    """
+    if text.isascii() and text.isprintable():  # most names: nothing to look for
+        return None
+    for index, char in enumerate(text):
+        if unicodedata.category(char) in REFUSED:
+            return char
+        if _invisible(char) and not (
+                char in EMOJI_STYLE and index and unicodedata.category(text[index - 1]) == "So"):
+            return char
+    return None
+
+
 def readable_name(text: str) -> bool:
     """True when ``text`` holds no control, invisible or direction-changing character.
 
     >>> readable_name("Anna Maria"), readable_name("Anna\\u202e"), readable_name("An\\u00adna")
     (True, False, False)
+    >>> readable_name("Anna\\u3164"), readable_name("\\u2800"), readable_name("Anna\\ufe0f")
+    (False, False, False)
     """
-    return not any(unicodedata.category(c) in REFUSED for c in text)
+    return refused_character(text) is None
+
+
+def fits(text: str, limit: int) -> bool:
+    """True when ``text``, once cleaned (:func:`clean_name`), is readable and at most
+    ``limit`` characters long: what a name or a place column holds. Normal form C may make
+    a text longer (U+FB2C is three characters), so the length is the cleaned one's.
+
+    >>> fits("\\ufb2c" * 20, 60), fits("\\ufb2c" * 21, 60)
+    (True, False)
+    """
+    cleaned = clean_name(text)
+    return len(cleaned) <= limit and readable_name(cleaned)
 
 
 def name_key(name: str) -> str:
@@ -53,6 +109,53 @@ def name_key(name: str) -> str:
     """
     visible = "".join(c for c in name if unicodedata.category(c) not in REFUSED)
     return clean_name(visible).casefold()
+
+
+@functools.cache
+def _prototypes() -> dict[str, str]:
+    """Each character that Unicode's confusables data (UTS #39, as the confusable-homoglyphs
+    package ships it) says looks like another, mapped to the one both stand for."""
+    from confusable_homoglyphs.utils import load
+
+    data = {key.replace("\u200e", ""): [entry["c"].replace("\u200e", "") for entry in entries]
+            for key, entries in load("confusables.json").items()}
+    mapped = {}
+    for char, alike in data.items():
+        if len(char) != 1 or len(alike) != 1:
+            continue  # a prototype, listed with everything that looks like it
+        target = alike[0]
+        if data.get(target) == [char] and len(target) == 1:
+            target = min(char, target)  # two that only look like each other: either stands
+        if target != char:
+            mapped[char] = target
+    return mapped
+
+
+def skeleton(name: str) -> str:
+    """What ``name`` looks like: every character replaced by the one it cannot be told
+    from (a Cyrillic a by a Latin one, 0 by O), compatibility forms folded (a full-width n
+    to n), invisible characters left out. Two names with one skeleton look alike.
+
+    >>> skeleton("\\u0410nna") == skeleton("Anna"), skeleton("Anna") == skeleton("Anne")
+    (True, False)
+    """
+    prototypes = _prototypes()
+    text = unicodedata.normalize("NFKD", name.strip())
+    text = "".join(prototypes.get(c, c) for c in text if refused_character(c) is None)
+    return unicodedata.normalize("NFKD", text)
+
+
+def look_alike(one: str, other: str) -> bool:
+    """True when two different players' names look the same: the same skeleton, with or
+    without case (a name equal but for case is the same player, see :func:`name_key`).
+
+    >>> look_alike("Anna", "\\u0410nna"), look_alike("Anna", "ANNA"), look_alike("Anna", "Bruno")
+    (True, False, False)
+    """
+    if name_key(one) == name_key(other):
+        return False
+    return skeleton(one) == skeleton(other) or \
+        skeleton(skeleton(one).casefold()) == skeleton(skeleton(other).casefold())
 
 
 def _now() -> datetime:
@@ -111,6 +214,9 @@ class Membership(db.Model):
     name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
     joined_at: Mapped[datetime] = mapped_column(default=_now)
     last_seen: Mapped[datetime] = mapped_column(default=_now)
+    # A keeper may remove phones and name other keepers; the phone that made the table is
+    # the first, and a table always keeps one.
+    keeper: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
 class Invitation(db.Model):
@@ -124,6 +230,9 @@ class Invitation(db.Model):
     table_id: Mapped[str] = mapped_column(
         ForeignKey("tables.id", ondelete="CASCADE"), index=True)
     token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # The phone that made it: once that phone is off the table, the invitation grants nothing.
+    device_id: Mapped[int | None] = mapped_column(
+        ForeignKey("devices.id", ondelete="CASCADE"))
     expires_at: Mapped[datetime]
     used_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=_now)
@@ -164,6 +273,10 @@ class Match(db.Model):
     finished: Mapped[bool] = mapped_column(default=False)
     # Given up by its players: kept, listed as abandoned, until deleted or resumed.
     abandoned: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # The address the match had where it came from, when an upload gave it a new one (an
+    # upload takes no address: see scorekeeper.engine.backups); a second upload of the
+    # same backup finds it by this.
+    origin: Mapped[str | None] = mapped_column(String(24), index=True)
     created_at: Mapped[datetime] = mapped_column(default=_now)
     updated_at: Mapped[datetime] = mapped_column(default=_now)
 
@@ -220,3 +333,14 @@ class Change(db.Model):
     new: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     undone: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+class RequestKey(db.Model):
+    """The Idempotency-Key of a request that changed a match, stored with the change in its
+    transaction: the same request sent again (its answer was lost, the phone was offline)
+    changes nothing. Kept a day."""
+
+    __tablename__ = "request_keys"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    created_at: Mapped[datetime] = mapped_column(default=_now, index=True)

@@ -139,9 +139,18 @@ def test_backup_page_moves_a_browser_s_matches(tmp_path):
         "file": (io.BytesIO(json.dumps(data).encode()), "backup.json")},
         content_type="multipart/form-data")
     assert response.status_code == 200
-    assert "1 matches added, 0 already here" in response.get_data(as_text=True)
-    assert phone.sheet(match_id)["totals"] == mine.sheet(match_id)["totals"]
-    assert phone.bid(match_id, 0).status_code == 303  # the importer may edit it
+    page = response.get_data(as_text=True)
+    assert "1 matches added, 0 already here" in page
+    # An upload takes no address: the match is here under a new one, which the page gives.
+    moved = re.search(r'href="/matches/([^"]+)" data-copy-of="' + match_id, page).group(1)
+    assert moved != match_id and phone.client.get(f"/matches/{match_id}").status_code == 404
+    assert phone.sheet(moved)["totals"] == mine.sheet(match_id)["totals"]
+    assert phone.bid(moved, 0).status_code == 303  # the importer may edit it
+    # The same file again: nothing new.
+    again = phone.client.post("/backup", data={
+        "csrf_token": token, "file": (io.BytesIO(json.dumps(data).encode()), "backup.json")},
+        content_type="multipart/form-data")
+    assert "0 matches added, 1 already here" in again.get_data(as_text=True)
     response = phone.client.post("/backup", data={
         "csrf_token": token, "file": (io.BytesIO(b"not json"), "x.json")},
         content_type="multipart/form-data")

@@ -61,7 +61,9 @@ def make_ca(folder: Path) -> x509.Certificate:
 
 
 def fingerprint(cert: x509.Certificate) -> str:
-    return ":".join(f"{byte:02X}" for byte in cert.fingerprint(hashes.SHA256()))
+    """The fingerprint as the page prints it: AB:CD:EF:01 23:45:..., four bytes a group."""
+    pairs = [f"{byte:02X}" for byte in cert.fingerprint(hashes.SHA256())]
+    return " ".join(":".join(pairs[i:i + 4]) for i in range(0, len(pairs), 4))
 
 
 def make_app(tmp_path: Path, **config) -> Flask:

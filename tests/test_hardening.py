@@ -16,7 +16,7 @@ from flask import Flask
 from sqlalchemy import select
 
 from scorekeeper.db import db
-from scorekeeper.engine.backups import MAX_MATCHES
+from scorekeeper.engine.backups import UPLOAD
 from scorekeeper.models import Change, Hand, Match, Player
 
 from .conftest import Table, count
@@ -89,7 +89,7 @@ def test_a_backup_with_too_many_matches_is_refused_before_the_database(client, a
                           "matches": [{}] * 100_000}).encode()
     response = table.upload(content)
     assert response.status_code == 422
-    assert f"This file holds 100000 matches; a backup holds at most {MAX_MATCHES}" \
+    assert f"This file holds 100000 matches; a backup holds at most {UPLOAD.matches}" \
         in body(response).replace(",", "")
     assert count(app, Match) == 0
 
@@ -100,12 +100,12 @@ def test_failed_entries_cost_no_savepoint_each_and_are_listed_briefly(client, ap
     table.play_navawhist(good, [0, 1], [1, 1])
     backup = json.loads(client.get("/backup.json").data)
     entry = backup["matches"][0]
-    backup["matches"] = [{}] * 3000 + [{**entry, "id": "copy-of-the-match"}]
+    backup["matches"] = [{}] * 1490 + [{**entry, "id": "copy-of-the-match"}]
     response = table.upload(json.dumps(backup).encode())
     assert response.status_code == 200
     page = body(response)
     assert "1 matches added, 0 already here" in page
-    assert page.count('class="alert"') <= 21 and "2980 more" in page.replace(",", "")
+    assert page.count('class="alert"') <= 21 and "1470 more" in page.replace(",", "")
     assert count(app, Match) == 2
 
 

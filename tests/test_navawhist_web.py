@@ -188,7 +188,7 @@ def test_bid_with_htmx_returns_a_small_fragment(table, client):
         "version": sheet["version"], "number": 1, "seat": 2, "bid": 0},
         headers={"HX-Request": "true"})
     assert response.status_code == 409 and response.headers["HX-Retarget"] == "#live"
-    assert "Another phone saved hand 1" in response.get_data(as_text=True)
+    assert "Hand 1: another phone entered a bid" in response.get_data(as_text=True)
 
 
 def test_a_stale_or_double_submission_stores_one_bid(table, app):
@@ -198,7 +198,7 @@ def test_a_stale_or_double_submission_stores_one_bid(table, app):
     assert table.post(f"/matches/{match_id}/navawhist/bid", data).status_code == 303
     response = table.post(f"/matches/{match_id}/navawhist/bid", data)
     assert response.status_code == 409
-    assert "Another phone saved hand 1" in response.get_data(as_text=True)
+    assert "Hand 1: another phone entered a bid" in response.get_data(as_text=True)
     assert table.sheet(match_id)["next"]["info"]["bids"] == [None, 0, None, None]
 
 
@@ -387,3 +387,20 @@ def test_language_from_browser_and_switch(client, table):
     assert "New match" in page
     assert table.post("/lang/it", {"next": "https://evil.example/"}).headers[
         "Location"] == "/"
+
+
+def test_a_stale_tricks_preview_is_answered_over_the_whole_sheet(table):
+    """A preview made on a page another phone has moved on from: the sheet as it is now,
+    swapped over the whole of #live, not nested inside the tricks panel."""
+    match_id = table.new_match("navawhist", ["Anna", "Bruno", "Carla"])
+    order = table.sheet(match_id)["next"]["info"]["order"]
+    for seat in order:
+        table.bid(match_id, 0, seat=seat)
+    stale = table.sheet(match_id)
+    table.tricks(match_id, [1, 0, 0])  # another phone saves the hand first
+    answer = table.post(f"/matches/{match_id}/navawhist/tricks", {
+        "version": stale["version"], "number": stale["next"]["number"], "action": "preview",
+        "values-0": 1}, headers={"HX-Request": "true"})
+    assert answer.status_code == 409
+    assert answer.headers["HX-Retarget"] == "#live"
+    assert answer.headers["HX-Reswap"] == "outerHTML"

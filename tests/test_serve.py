@@ -4,6 +4,7 @@ front, the certificate page's and the table's addresses printed with their QR co
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shlex
@@ -216,7 +217,7 @@ def test_scorekeeper_help_export_and_import(tmp_path):
     Table(app.test_client()).new_match("cavallore", ["Anna"])
     backup = tmp_path / "backup.json"
     assert scorekeeper(tmp_path / "a.db", "export", str(backup)) == "1 matches exported.\n"
-    assert '"game": "cavallore"' in backup.read_text()
+    assert [m["game"] for m in json.loads(backup.read_text())["matches"]] == ["cavallore"]
     scorekeeper(tmp_path / "b.db", "db", "upgrade")
     imported = scorekeeper(tmp_path / "b.db", "import", str(backup))
     assert imported == "1 matches imported, 0 already here.\n"

@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import re
 from collections.abc import Iterator
 
 import pytest
@@ -117,8 +118,12 @@ def test_a_sixth_game_from_outside_the_package_is_played_through_the_web(app, ta
     other = tally_app(f"sqlite:///{tmp_path / 'other.db'}")  # always a second database
     try:
         elsewhere = Table(other.test_client())
-        assert elsewhere.upload(backup).status_code == 200
-        again = elsewhere.sheet(match_id)
+        page = elsewhere.upload(backup)
+        assert page.status_code == 200
+        # An upload takes no address: the page gives the match's new one.
+        moved = re.search(r'href="/matches/([^"]+)" data-copy-of="' + match_id,
+                          page.get_data(as_text=True)).group(1)
+        again = elsewhere.sheet(moved)
         assert again["totals"] == [35, 17, 2] and again["game"] == "tally"
         assert json.loads(backup)["matches"][0]["game"] == "tally"
     finally:

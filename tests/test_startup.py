@@ -49,9 +49,11 @@ def test_the_home_lists_indexes_keep_their_order(app):
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             sql = db.session.execute(db.text(
-                "SELECT sql FROM sqlite_master WHERE name LIKE 'ix_matches_%'")).scalars()
+                "SELECT sql FROM sqlite_master WHERE name IN "
+                "('ix_matches_home', 'ix_matches_table')")).scalars()
         else:
             sql = db.session.execute(db.text(
-                "SELECT indexdef FROM pg_indexes WHERE indexname LIKE 'ix_matches_%'")).scalars()
+                "SELECT indexdef FROM pg_indexes WHERE indexname IN "
+                "('ix_matches_home', 'ix_matches_table')")).scalars()
         definitions = sorted(sql)
     assert len(definitions) == 2 and all("updated_at DESC" in d for d in definitions)

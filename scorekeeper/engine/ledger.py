@@ -2,24 +2,40 @@
 
 Every change to a hand goes through :func:`save_hand`, which asks the rules engine to score
 the whole match with the change applied (:func:`~scorekeeper.engine.sheets.compute_sheet`)
-before anything is written; undo and redo are changes like any other.
+before anything is written; undo and redo are changes like any other. A change made for a
+request that carried a key (:func:`expect_key`) is stored with that key, in its transaction:
+the same request sent again changes nothing (:func:`key_used`).
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..db import db
-from ..models import Change, Device, Hand, Match, Membership, Player, Table, _now, name_key
+from ..models import (
+    Change,
+    Device,
+    Hand,
+    Match,
+    Membership,
+    Player,
+    RequestKey,
+    Table,
+    _now,
+    name_key,
+)
 from ..rules import N_, RuleError, Sheet
 from .cache import cache
 from .sheets import compute_sheet, sheets
 
 ENTRIES = ("enter", "correct")  # the kinds of change a person makes; undo and redo take back
+KEY = "request_key"  # the session's note of the key the next change is stored with
+KEY_LIFE = timedelta(days=1)  # a phone sends a request again within minutes, not days
 
 
 class Conflict(Exception):
@@ -42,7 +58,34 @@ def _bump_version(match: Match, expected: int | None) -> int:
     set_committed_value(match, "version", version)
     set_committed_value(match, "updated_at", now)
     bump_table(match.table_id)
+    _store_key(match.id, now)
     return version
+
+
+def expect_key(key: str | None) -> None:
+    """Store ``key`` (the Idempotency-Key of the request being served; None: no key) with
+    the next change this session writes, in the same transaction."""
+    db.session.info[KEY] = key
+
+
+def key_used(key: str) -> bool:
+    """True when a change was stored with ``key``: its request was served before."""
+    return db.session.scalar(select(RequestKey.key).where(RequestKey.key == key)) is not None
+
+
+def _store_key(match_id: str, now: datetime) -> None:
+    """Store the key :func:`expect_key` noted with the change being written, and forget the
+    keys older than a day. A key stored meanwhile (the same request served twice at once)
+    is a Conflict."""
+    key = db.session.info.pop(KEY, None)
+    if key is None:
+        return
+    db.session.execute(delete(RequestKey).where(RequestKey.created_at < now - KEY_LIFE))
+    try:
+        db.session.execute(insert(RequestKey).values(key=key, match_id=match_id, created_at=now))
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict from None
 
 
 def bump_table(table_id: str) -> None:
@@ -182,8 +225,12 @@ def seat_players(table: Table, names: list[str]) -> list[Player]:
             for name, key in zip(names, keys, strict=True)]
 
 
-def add_member(table_id: str, device: Device) -> None:
-    """Make ``device`` a member of the table, once; the caller commits."""
-    if db.session.get(Membership, (table_id, device.id)) is None:
-        db.session.add(Membership(table_id=table_id, device_id=device.id))
+def add_member(table_id: str, device: Device, *, keeper: bool = False) -> None:
+    """Make ``device`` a member of the table, once (a keeper of it with ``keeper``); the
+    caller commits."""
+    membership = db.session.get(Membership, (table_id, device.id))
+    if membership is None:
+        db.session.add(Membership(table_id=table_id, device_id=device.id, keeper=keeper))
         db.session.flush()
+    elif keeper:
+        membership.keeper = True

@@ -69,6 +69,11 @@ def no_detail(sheet: Sheet, row: Row, column: int) -> str:
 
 BLANK_ROWS = 8  # empty rows printed under a match in progress whose length is open
 PORTRAIT_COLUMNS = 6  # more columns than this are printed on landscape pages
+# The rows a printed sheet holds at most: of a longer match it prints the last ones, their
+# running totals counting every row before (a few hundred rows are a few pages, and take
+# the PDF renderer a second or two; five thousand took it half a minute). The CSV holds
+# every row.
+PRINTED_ROWS = 300
 
 
 @dataclass(frozen=True)
@@ -94,6 +99,7 @@ class PrintedSheet:
     legend: str
     rows: tuple[PrintedRow, ...]
     blank: tuple[PrintedRow, ...]
+    omitted: int = 0  # rows of the match before the first one printed
 
 
 def _number(value: Any) -> str:
@@ -104,9 +110,10 @@ def _number(value: Any) -> str:
 
 
 def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
-                  printing: Printing) -> PrintedSheet:
-    """The rows of the printed sheet, and the blank rows a match in progress goes on with:
-    the ones the game knows (``printing.blank_rows``), else :func:`open_rows`."""
+                  printing: Printing, last: int = PRINTED_ROWS) -> PrintedSheet:
+    """The rows of the printed sheet, the ``last`` ones of a longer match, and the blank
+    rows a match in progress goes on with: the ones the game knows
+    (``printing.blank_rows``), else :func:`open_rows`."""
     detail, sub = printing.detail, printing.parts
     dealt = any(r.dealer is not None for r in sheet.rows) or (
         sheet.next is not None and sheet.next.dealer is not None)
@@ -125,8 +132,9 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
         cells += [c.cell(sheet, number, row) for c in after]
         return tuple(cells)
 
+    shown = sheet.rows[-last:] if len(sheet.rows) > last else sheet.rows
     figures = [[(detail(sheet, row, c), _number(row.points[c]), _number(row.totals[c]))
-                for c in range(len(sheet.columns))] for row in sheet.rows]
+                for c in range(len(sheet.columns))] for row in shown]
     gap = " " if len(sheet.columns) > PORTRAIT_COLUMNS else "  "
     widths = [max([len(cell[i]) for cells in figures for cell in cells] + [1]) for i in range(3)]
 
@@ -140,7 +148,7 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
         PrintedRow(row.number, lead_cells(row.number, row, row.dealer),
                    tuple(line(cell) for cell in cells),
                    _("annulled (stalemate)") if row.annulled else "")
-        for row, cells in zip(sheet.rows, figures, strict=True))
+        for row, cells in zip(shown, figures, strict=True))
     blank: list[PrintedRow] = []
     if not sheet.finished:
         empty = ("",) * len(sheet.columns)
@@ -148,7 +156,7 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
         blank = [PrintedRow(n, lead_cells(n, None, dealer), empty)
                  for n, dealer in rows_left(sheet)]
     legend = _("Each cell: %(parts)s.", parts=", ".join(_(word) for word in sub if word))
-    return PrintedSheet(tuple(lead), legend, rows, tuple(blank))
+    return PrintedSheet(tuple(lead), legend, rows, tuple(blank), len(sheet.rows) - len(shown))
 
 
 def _slug(text: str, length: int = 12) -> str:

@@ -29,6 +29,7 @@ class Facts:
     """What the statistics need of one match, from its computed sheet."""
 
     id: str
+    version: int  # of the match: a match unchanged since it was rated has the same
     game: str
     created_at: datetime
     finished: bool
@@ -45,25 +46,31 @@ def facts_of(match: Match) -> Facts:
     game = GAMES[match.game]
     ids = [seat.player_id for seat in match.seats]
     return Facts(
-        id=match.id, game=match.game, created_at=match.created_at, finished=sheet.finished,
+        id=match.id, version=match.version, game=match.game, created_at=match.created_at,
+        finished=sheet.finished,
         columns=tuple(tuple(ids[s] for s in column) for column in sheet.columns),
         totals=tuple(sheet.totals), places=tuple(sheet.places), winners=tuple(sheet.winners),
         counts=game.counts(sheet) if game.counts else tuple({} for _c in sheet.columns))
 
 
+FACTS_BATCH = 500  # matches loaded at a time when their facts are missing
+
+
 def table_facts(table_id: str) -> list[Facts]:
     """The facts of every match of the table, oldest first; only the matches that changed
-    since they were last read are loaded."""
-    known = cache("match-facts")
+    since they were last read are loaded, a few hundred at a time. What the cache of facts
+    cannot keep (a table of thousands of matches) is made again, never missing."""
+    known = cache("match-facts", facts_weight)
     rows = db.session.execute(select(Match.id, Match.version).where(
         Match.table_id == table_id).order_by(Match.created_at, Match.id)).all()
-    missing = [match_id for match_id, version in rows
-               if known.peek((match_id, version)) is None]
-    if missing:
-        for match in db.session.scalars(select(Match).options(selectinload(Match.hands))
-                                        .where(Match.id.in_(missing))):
-            known.get((match.id, match.version), lambda m=match: facts_of(m))
-    return [known.get((match_id, version), lambda: None) for match_id, version in rows]
+    facts = {match_id: known.peek((match_id, version)) for match_id, version in rows}
+    missing = [match_id for match_id, value in facts.items() if value is None]
+    for start in range(0, len(missing), FACTS_BATCH):
+        for match in db.session.scalars(select(Match).options(selectinload(Match.hands)).where(
+                Match.id.in_(missing[start:start + FACTS_BATCH]))):
+            facts[match.id] = facts_of(match)
+            known.put((match.id, match.version), facts[match.id])
+    return [facts[match_id] for match_id, _version in rows if facts[match_id] is not None]
 
 
 @dataclass
@@ -173,41 +180,85 @@ def compute(table_id: str) -> TableStats:
                       names=names, ahead=ahead)
 
 
+CHECKPOINT = 100  # matches rated between two full states kept to resume from
+
+
+@dataclass
+class Run:
+    """The ratings of a game's finished matches at a table, in order: which matches were
+    rated (id and version), each one's players' ratings after it, and the whole state every
+    ``CHECKPOINT`` matches, the last one included, to resume from."""
+
+    rated: list[tuple[str, int]] = field(default_factory=list)
+    after: list[dict[int, tuple[float, float]]] = field(default_factory=list)
+    states: dict[int, dict[int, tuple[float, float]]] = field(default_factory=dict)
+
+    def weight(self) -> int:
+        """The bytes it holds, estimated without walking it."""
+        players = sum(len(a) for a in self.after[-20:]) / min(len(self.after), 20) \
+            if self.after else 0
+        widest = max((len(state) for state in self.states.values()), default=0)
+        return 1024 + len(self.rated) * int(200 + 110 * players) \
+            + len(self.states) * (300 + 110 * widest)
+
+
 def _rate(table_id: str, game: str, stats: GameStats, everything: list[Facts]) -> None:
     """Rate the game's finished matches in order (openskill, Plackett-Luce, partnerships as
-    teams), resuming after the longest run of matches rated before and unchanged since."""
+    teams), resuming from the last state kept within the longest run of matches rated
+    before and unchanged since."""
     from openskill.models import PlackettLuce
 
     rated = [f for f in everything if f.game == game and f.finished and len(f.columns) > 1]
     runs = cache("rating-runs")
-    done, states = runs.peek((table_id, game)) or ([], [])
+    run = runs.peek((table_id, game)) or Run()
     same = 0
-    while same < min(len(done), len(rated)) and done[same] == rated[same]:
+    while same < min(len(run.rated), len(rated)) and \
+            run.rated[same] == (rated[same].id, rated[same].version):
         same += 1
+    start = max((k for k in run.states if k <= same), default=0)
+    state: dict[int, tuple[float, float]] = dict(run.states.get(start, {}))
+    run = Run(run.rated[:start], run.after[:start],
+              {k: v for k, v in run.states.items() if k <= start})
     model = PlackettLuce()
-    state: dict[int, tuple[float, float]] = dict(states[same - 1]) if same else {}
-    done, states = done[:same], states[:same]
-    for facts in rated[same:]:
+    for facts in rated[start:]:
         teams = [[model.rating(*state.get(p, (model.mu, model.sigma))) for p in column]
                  for column in facts.columns]
+        after: dict[int, tuple[float, float]] = {}
         for column, team in zip(facts.columns, model.rate(teams, ranks=list(facts.places)),
                                 strict=True):
             for player, rating in zip(column, team, strict=True):
-                state[player] = (rating.mu, rating.sigma)
-        done.append(facts)
-        states.append(dict(state))
-    runs.put((table_id, game), (done, states))
-    stats.rated = len(done)
+                state[player] = after[player] = (rating.mu, rating.sigma)
+        run.rated.append((facts.id, facts.version))
+        run.after.append(after)
+        if len(run.rated) % CHECKPOINT == 0:
+            run.states[len(run.rated)] = dict(state)
+    if run.rated:
+        run.states[len(run.rated)] = dict(state)
+    runs.put((table_id, game), run)
+    stats.rated = len(run.rated)
     stats.ratings = {p: Rating(mu, sigma) for p, (mu, sigma) in state.items()}
     history: dict[int, list[tuple[int, float]]] = defaultdict(list)
-    for step, (facts, after) in enumerate(zip(done, states, strict=True), start=1):
-        for column in facts.columns:
-            for player in column:
-                mu, sigma = after[player]
-                history[player].append((step, Rating(mu, sigma).ordinal))
+    for step, after in enumerate(run.after, start=1):
+        for player, (mu, sigma) in after.items():
+            history[player].append((step, Rating(mu, sigma).ordinal))
     stats.history = dict(history)
+
+
+def facts_weight(facts: Facts) -> int:
+    """The bytes one match's facts hold, estimated without walking them: most of it is the
+    game's counts of each column."""
+    return 400 + 480 * len(facts.columns)
+
+
+def stats_weight(stats: TableStats) -> int:
+    """The bytes a table's statistics hold, estimated without walking them: most of it is
+    the ratings' history, a point a player and match."""
+    return 4096 + 120 * len(stats.names) + 100 * len(stats.ahead) + sum(
+        600 * (len(g.players) + len(g.sides)) + 100 * sum(len(h) for h in g.history.values())
+        for g in stats.games.values())
 
 
 def table_stats(table: Table) -> TableStats:
     """The table's statistics, computed once per version of the table."""
-    return cache("table-stats").get((table.id, table.version), lambda: compute(table.id))
+    return cache("table-stats", stats_weight).get((table.id, table.version),
+                                                  lambda: compute(table.id))

@@ -165,9 +165,9 @@ def edit(match_id: str, number: int):
         if form.number.data != number:
             raise Conflict
         save_hand(match, number, data, expected=form.version.data, kind="correct")
-    except (RuleError, Conflict) as error:
+    except (RuleError, Conflict) as error:  # shown again as typed
         return answer_refusal(match, error, template=EDIT, number=number, row=row,
-                              chosen_seat=row.inputs["seat"])
+                              chosen_seat=data["seat"])
     return after_change(match, step="correct")
 
 

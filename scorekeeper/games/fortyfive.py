@@ -317,8 +317,9 @@ def _step(match: Match, number: int | None):
             raise Conflict
         entry = _read(match, number, kind)
         _play(entry, players, entry.cards)
-    except (RuleError, Conflict) as error:
-        return _refused_step(match, error, None, kind)
+    except (RuleError, Conflict) as error:  # a correction is shown again as typed
+        typed = _addressed(match, number, kind, request.form) if kind == "correct" else None
+        return _refused_step(match, error, typed, kind)
     action = request.form.get("action", "")
     if action == "save":
         try:

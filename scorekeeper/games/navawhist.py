@@ -118,7 +118,9 @@ def tricks(match_id: str):
         if preview:
             return _preview(match, sheet, form, data)
         save_hand(match, form.number.data, data, expected=form.version.data)
-    except (RuleError, Conflict) as error:
+    except Conflict as error:  # whether it saved or previewed: the whole sheet is new
+        return refusal_over_live(match, error, form=form, chosen=chosen)
+    except RuleError as error:
         return answer_refusal(match, error, at=seat_at(error), form=form, chosen=chosen)
     return after_change(match, saved=form.number.data)
 

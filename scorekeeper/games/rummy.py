@@ -53,7 +53,8 @@ def enter(match: Match, draft_class: Any, *, saving: Callable[[], bool], data: D
 def correct(match: Match, number: int, hand: dict[str, Any], draft_class: Any, *,
             page: Callable[..., Any], saving: Callable[[], bool], data: Data):
     """Correct hand ``number`` (stored as ``hand``): shown as stored, or as the address
-    carries it after a tap; shown again after a tap; stored once the rules accept it.
+    carries it after a tap; shown again after a tap; stored once the rules accept it. A
+    refusal, or another phone's change first, shows it again as typed.
     ``page(match, number, draft, error=...)`` draws the correction page."""
     players = len(match.seats)
     if request.method == "GET":
@@ -68,9 +69,7 @@ def correct(match: Match, number: int, hand: dict[str, Any], draft_class: Any, *
             return page(match, number, draft)
         save_hand(match, number, data(draft, compute_sheet(match)), expected=form.version.data,
                   kind="correct")
-    except Conflict as error:
-        return page(match, number, draft_class.stored(hand, players), error=error)
-    except RuleError as error:
+    except (RuleError, Conflict) as error:
         return page(match, number, draft, error=error)
     return after_change(match, step="correct")
 

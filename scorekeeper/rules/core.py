@@ -172,7 +172,7 @@ def check_seat(seat: Any, players: int, what: str) -> int:
     """
     try:
         number = int(seat)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an infinite float
         number = None
     if number is None or isinstance(seat, float) and seat != number:
         raise RuleError(N_("The %(what)s must be a seat number."), what=what)
@@ -191,7 +191,7 @@ def check_count(value: Any, low: int, high: int, *, seat: int | None, what: str)
     """
     try:
         number = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: an infinite float
         number = None
     if number is None or isinstance(value, float) and value != number:
         if seat is None:

@@ -96,10 +96,14 @@ def bids_against_cards(cards: int, bids: Sequence[Any]) -> tuple[int, int]:
 def tricks_left(cards: int, tricks: Sequence[Any]) -> int:
     """Tricks still to assign once the whole numbers among ``tricks`` are counted.
 
-    >>> tricks_left(5, [2, None, "1"])
-    2
+    A number too long to be a count of tricks (the form may hold anything) counts none: the
+    rules refuse it when the hand is saved.
+
+    >>> tricks_left(5, [2, None, "1"]), tricks_left(5, [2, "9" * 5000])
+    (2, 3)
     """
-    given = [int(t) for t in tricks if isinstance(t, int) or str(t).strip().isdecimal()]
+    given = [int(t) for t in tricks if isinstance(t, int)
+             or str(t).strip().isdecimal() and len(str(t).strip()) <= 9]
     return cards - sum(given)
 
 

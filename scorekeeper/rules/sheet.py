@@ -64,7 +64,7 @@ class Option:
         if self.kind in ("int", "choice") and not isinstance(self.default, str):
             try:
                 number = int(value)
-            except (TypeError, ValueError):
+            except (TypeError, ValueError, OverflowError):  # an infinite float
                 number = None
             if number is None or isinstance(value, float) and value != number:
                 raise RuleError(N_("%(option)s must be a whole number."), option=self.label)

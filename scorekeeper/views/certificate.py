@@ -38,8 +38,10 @@ def authority() -> x509.Certificate | None:
 
 
 def fingerprint(cert: x509.Certificate) -> str:
-    """The SHA-256 fingerprint as phones and browsers show it: AB:CD:..."""
-    return ":".join(f"{byte:02X}" for byte in cert.fingerprint(hashes.SHA256()))
+    """The SHA-256 fingerprint as phones and browsers show it (AB:CD:...), four bytes to a
+    group so that a narrow screen breaks the line between groups, never inside a byte."""
+    pairs = [f"{byte:02X}" for byte in cert.fingerprint(hashes.SHA256())]
+    return " ".join(":".join(pairs[i:i + 4]) for i in range(0, len(pairs), 4))
 
 
 def profile(cert: x509.Certificate) -> bytes:

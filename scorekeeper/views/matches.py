@@ -128,6 +128,9 @@ def new():
     game = GAMES.get(key)
     if game is None:
         abort(400, _("Unknown game."))
+    table = chosen_table(request.values.get("table"))
+    known = known_players(table)
+    alike: list[tuple[str, str, str]] = []
     if action.startswith("game:"):
         form = _switched(game)
     elif request.method == "GET":
@@ -135,19 +138,27 @@ def new():
         for _i in range(_rows_at_start(game)):
             form.players.append_entry("")
     elif not _edit_rows(form := match_form(game)) and form.validate():
+        alike = form.look_alikes(known)
         try:
             options = game.clean_options(len(form.names()), form.option_values())
         except RuleError as error:
             form.form_errors.append(rule_message(error))
         else:
-            match = _create(game.key, form, options)
-            return redirect(url_for("matches.show", match_id=match.id), 303)
-    table = chosen_table(request.values.get("table"))
+            # A name that only looks like another player's is asked about once: the page
+            # says which, and starting again with the same names confirms them.
+            if not alike or request.form.get("alike") == _alike_token(alike):
+                match = _create(game.key, form, options)
+                return redirect(url_for("matches.show", match_id=match.id), 303)
     status = 422 if form.errors or form.form_errors else 200
     return render_template("matches/new.html", form=form, game=game, games=GAMES,
-                           known=known_players(table), table=table, name_length=NAME_LENGTH,
-                           partners=spec_of(game.key).partners(len(form.players.entries))
-                           ), status
+                           known=known, table=table, name_length=NAME_LENGTH,
+                           partners=spec_of(game.key).partners(len(form.players.entries)),
+                           alike=alike, alike_token=_alike_token(alike)), status
+
+
+def _alike_token(alike: list[tuple[str, str, str]]) -> str:
+    """What the confirmation of look-alike names carries: the names confirmed."""
+    return "\n".join(name for name, _other, _letters in alike)
 
 
 def _create(game: str, form: Any, options: dict[str, Any]) -> Match:

@@ -16,7 +16,8 @@ def switch_language(code: str):
     """Remember the chosen language and go back where the user was."""
     response = redirect(local_target(request.form.get("next")))
     if code in current_app.config["LANGUAGES"]:
-        response.set_cookie(COOKIE, code, max_age=YEAR, samesite="Lax", httponly=True)
+        response.set_cookie(COOKIE, code, max_age=YEAR, samesite="Lax", httponly=True,
+                            secure=request.is_secure)
     return response
 
 

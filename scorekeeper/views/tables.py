@@ -24,7 +24,7 @@ from flask import (
 )
 from flask_babel import get_locale
 from flask_babel import gettext as _
-from sqlalchemy import delete, select, update
+from sqlalchemy import func, select, update
 
 from ..db import db
 from ..engine.cache import cache
@@ -41,6 +41,8 @@ from ..models import (
     Seat,
     Table,
     _now,
+    clean_name,
+    new_secret,
     readable_name,
 )
 from ..rules import GAMES, Game
@@ -49,6 +51,7 @@ from ..web.access import (
     get_table,
     is_member,
     join,
+    membership,
     my_tables,
     needs_edit_right,
     open_edit,
@@ -80,15 +83,19 @@ def show(table_id: str):
         select(Membership, Device).join(Device, Device.id == Membership.device_id)
         .where(Membership.table_id == table.id).order_by(Membership.joined_at)).all()
     me = current_device()
+    mine = membership(table.id)
     return render_template("tables/show.html", table=table, rows=rows, more=more, page=page,
                            phones=phones, me=me.id if me else None,
+                           keeper=bool(mine and mine.keeper),
+                           removed=request.args.get("done") == "removed",
                            players=known_players(table), name_length=NAME_LENGTH, games=GAMES,
                            table_name_length=TABLE_NAME_LENGTH)
 
 
 def _text_field(field: str, limit: int) -> str:
-    """A short printable text from the form, or 422 with a message naming the field."""
-    value = request.form.get(field, "").strip()
+    """A short printable text from the form, as names are stored (normal form C), or 422
+    with a message naming the field."""
+    value = clean_name(request.form.get(field, ""))
     if len(value) > limit or not readable_name(value):
         abort(422, _("The name must be at most %(n)s printable characters.", n=limit))
     return value
@@ -111,26 +118,71 @@ def name_phone(table_id: str):
     """Set the name this phone goes by at the table."""
     table = get_table(table_id)
     name = _text_field("name", NAME_LENGTH)
-    device = current_device()
-    membership = device and db.session.get(Membership, (table.id, device.id))
-    if membership is None:  # an open install: a phone that never joined has no name here
+    mine = membership(table.id)
+    if mine is None:  # an open install: a phone that never joined has no name here
         abort(403, _("This phone is not a member of this table: ask one of its phones for "
                      "an invitation."))
-    membership.name = name or None
+    mine.name = name or None
     db.session.commit()
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 
+def _keepers(table: Table) -> int:
+    return db.session.scalar(select(func.count()).where(
+        Membership.table_id == table.id, Membership.keeper.is_(True))) or 0
+
+
+def _phone_of(table: Table, device_id: int) -> Membership:
+    """The membership of phone ``device_id`` at the table, or 404."""
+    phone = db.session.get(Membership, (table.id, device_id))
+    if phone is None:
+        abort(404, _("This phone is not at this table."))
+    return phone
+
+
+def _as_keeper(table: Table) -> Membership:
+    """This phone's membership when it keeps the table; 403 saying so otherwise."""
+    mine = membership(table.id)
+    if mine is None or not mine.keeper:
+        abort(403, _("Only a keeper of this table may do this: ask one of them."))
+    return mine
+
+
 @bp.post("/tables/<table_id>/phones/<int(max=2147483647):device_id>/remove")
 def remove_phone(table_id: str, device_id: int):
-    """Take a phone off the table: from its next request on it may change nothing."""
+    """Take a phone off the table: from its next request on it may change nothing. A phone
+    may leave by itself; only a keeper removes another, and the last keeper stays. The
+    table's secret changes, so that no backup made before proves membership any more, and
+    the invitations the phone made grant nothing."""
     table = get_table(table_id)
-    db.session.execute(delete(Membership).where(Membership.table_id == table.id,
-                                                Membership.device_id == device_id))
+    mine = membership(table.id)
+    if mine is None or mine.device_id != device_id:
+        _as_keeper(table)
+    phone = db.session.get(Membership, (table.id, device_id))
+    if phone is None:  # removed already (a second tap)
+        return redirect(url_for("tables.show", table_id=table.id), 303)
+    if phone.keeper and _keepers(table) == 1:
+        abort(403, _("This phone is the table's last keeper: name another keeper first."))
+    db.session.delete(phone)
+    table.secret = new_secret()
     db.session.commit()
-    me = current_device()
-    if me is not None and me.id == device_id:
+    if mine is not None and mine.device_id == device_id:
         return redirect(url_for("matches.home"), 303)
+    return redirect(url_for("tables.show", table_id=table.id, done="removed"), 303)
+
+
+@bp.post("/tables/<table_id>/phones/<int(max=2147483647):device_id>/keeper")
+def name_keeper(table_id: str, device_id: int):
+    """A keeper names another phone keeper, or (``keeper=0``) stops keeping the table
+    itself or another, as long as one keeper is left."""
+    table = get_table(table_id)
+    _as_keeper(table)
+    phone = _phone_of(table, device_id)
+    keeper = request.form.get("keeper", "1") == "1"
+    if not keeper and phone.keeper and _keepers(table) == 1:
+        abort(403, _("This phone is the table's last keeper: name another keeper first."))
+    phone.keeper = keeper
+    db.session.commit()
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 
@@ -144,7 +196,9 @@ def invite(table_id: str):
     table = get_table(table_id)
     token = secrets.token_urlsafe(16)
     minutes = current_app.config.get("INVITATION_MINUTES", INVITATION_MINUTES)
+    mine = membership(table.id)
     db.session.add(Invitation(table_id=table.id, token_hash=_token_hash(token),
+                              device_id=mine.device_id if mine else None,
                               expires_at=_now() + timedelta(minutes=minutes)))
     db.session.commit()
     # Invited from a match's share page: the new phone lands on that sheet.
@@ -171,6 +225,10 @@ def _invitation(token: str) -> Invitation:
         abort(403, _("This invitation has already been used: ask for a new one."))
     if invitation.expires_at <= _now():
         abort(403, _("This invitation has expired: ask for a new one."))
+    if invitation.device_id is not None and db.session.get(
+            Membership, (invitation.table_id, invitation.device_id)) is None:
+        abort(403, _("The phone that made this invitation is no longer at the table: ask "
+                     "another one for a new invitation."))
     return invitation
 
 

@@ -9,7 +9,7 @@ from collections.abc import Mapping
 
 from flask import Flask
 
-from . import access, assets, errors, i18n, links, security, templating
+from . import access, assets, entry, errors, i18n, links, security, templating
 from .forms import csrf
 from .games import EXTENSION, GameSpec
 
@@ -25,3 +25,4 @@ def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:
     templating.init_app(app, games)
     links.init_app(app)
     access.init_app(app)
+    entry.init_app(app)  # after the guard: a key is read only where the phone may edit

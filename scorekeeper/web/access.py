@@ -16,14 +16,14 @@ from collections.abc import Callable
 from datetime import timedelta
 from typing import Any
 
-from flask import Flask, abort, current_app, g, request, session
+from flask import Flask, Response, abort, current_app, g, request, session
 from flask_babel import gettext as _
 from sqlalchemy import exists, select, update
 
 from ..db import db
 from ..engine.ledger import add_member
 from ..models import Device, Match, Membership, Table, _now
-from .pages import get_match
+from .pages import get_match, is_htmx, over_live, render_sheet
 
 DEVICE_KEY = "device"
 LEGACY_KEY = "edit"  # what older cookies carried: the ids of the matches they could edit
@@ -74,9 +74,16 @@ def _convert_legacy_cookie() -> None:
         db.session.commit()
 
 
-def join(table_id: str, device: Device | None = None) -> None:
-    """Make this phone (or ``device``) a member of the table; the caller commits."""
-    add_member(table_id, device or current_device(create=True))
+def join(table_id: str, device: Device | None = None, *, keeper: bool = False) -> None:
+    """Make this phone (or ``device``) a member of the table (a keeper of it with
+    ``keeper``); the caller commits."""
+    add_member(table_id, device or current_device(create=True), keeper=keeper)
+
+
+def membership(table_id: str) -> Membership | None:
+    """This phone's membership of the table, or None."""
+    device = current_device()
+    return device and db.session.get(Membership, (table_id, device.id))
 
 
 def is_member(table_id: str) -> bool:
@@ -142,17 +149,25 @@ def needs_edit_right(view: Callable[..., Any]) -> Callable[..., Any]:
     return view
 
 
-def guard() -> None:
-    """Refuse any change to a match, or its correction pages, without the right to edit."""
+def guard() -> Response | None:
+    """Refuse any change to a match, or its correction pages, without the right to edit.
+
+    A tap sent by htmx comes from a page drawn while this phone could edit (it was removed
+    from the table since): it gets the live sheet as a follower sees it, saying so.
+    """
     view = current_app.view_functions.get(request.endpoint or "")
     changing = request.method == "POST" or getattr(view, "needs_edit_right", False)
     if changing and request.view_args and "match_id" in request.view_args:
         match_id = request.view_args["match_id"]
         if not can_edit(match_id):
-            get_match(match_id)
+            match = get_match(match_id)
+            if is_htmx():
+                return over_live(render_sheet(match, status=403, jump=True, notice=_(
+                    "This phone was removed from the table: you can still follow the sheet.")))
             abort(403, _("This phone may only watch this match: to keep its sheet, ask a "
                          "phone of its table for an invitation (Share, then Invite to this "
                          "table) and scan its code."))
+    return None
 
 
 def get_table(table_id: str) -> Table:

@@ -7,6 +7,10 @@ with a redirect to a page whose address carries the hand being entered (:func:`t
 
 Every step is checked by the rules engine (through :func:`scorekeeper.engine.ledger.save_hand`)
 before it is stored; a form carries the version of the sheet it was made for.
+
+A change sent with an ``Idempotency-Key`` header (static/js/queue.js sends one with every
+post of the live sheet, the same one each time it sends a tap again) is stored with its key;
+the same key again stores nothing and is answered with the sheet as it is (:func:`sent_before`).
 """
 
 from __future__ import annotations
@@ -14,13 +18,16 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from flask import abort, url_for
+from flask import Flask, Response, abort, request, url_for
+from flask_babel import gettext as _
 
-from ..engine.ledger import Conflict
+from ..engine.ledger import Conflict, expect_key, key_used
 from ..engine.sheets import compute_sheet
-from ..models import Match
+from ..models import REQUEST_KEY, Match
 from .forms import whole
-from .pages import get_match
+from .pages import get_match, over_live, render_sheet
+
+KEY_HEADER = "Idempotency-Key"
 
 
 def stored_inputs(match: Match, number: int, empty: dict[str, Any]) -> dict[str, Any]:
@@ -58,3 +65,57 @@ def addressed(args: Mapping[str, str], match: Match) -> bool:
     hand saved meanwhile by another phone leaves it out."""
     sheet = compute_sheet(match)
     return sheet.next is not None and whole(args.get("n")) == sheet.next.number
+
+
+def _changing() -> bool:
+    """True for a post naming a match: the requests that may change one."""
+    return request.method == "POST" and "match_id" in (request.view_args or {})
+
+
+def request_key() -> str | None:
+    """The Idempotency-Key of a post naming a match (None: it has none, or the request is
+    no such post); 400 for a key no page of ours sends."""
+    if not _changing():
+        return None
+    key = request.headers.get(KEY_HEADER)
+    if key is not None and not REQUEST_KEY.fullmatch(key):
+        abort(400, _("The form could not be read."))
+    return key
+
+
+def _as_it_is(match_id: str) -> Response:
+    """The live sheet as it is now, over whatever part of the page the request targeted,
+    saying that the request had been served (the page then knows its version is not the one
+    the change made)."""
+    response = over_live(render_sheet(get_match(match_id)))
+    response.headers["Idempotent-Replayed"] = "true"
+    return response
+
+
+def sent_before() -> Response | None:
+    """A post whose key is stored already was served before (its answer never arrived):
+    nothing is changed again, the answer is the sheet as it is. Any other key goes with the
+    change the request makes."""
+    if not _changing():
+        return None
+    key = request_key()
+    if key is not None and key_used(key):
+        return _as_it_is(request.view_args["match_id"])
+    expect_key(key)
+    return None
+
+
+def served_meanwhile(response: Response) -> Response:
+    """A conflict for a keyed post whose key got stored meanwhile (the same request, sent
+    again while the first was being served) is that request's answer: the sheet as it is."""
+    if response.status_code == 409:
+        key = request_key()
+        if key is not None and key_used(key):
+            return _as_it_is(request.view_args["match_id"])
+    return response
+
+
+def init_app(app: Flask) -> None:
+    """Read the key of every post naming a match, after the CSRF check and the guard."""
+    app.before_request(sent_before)
+    app.after_request(served_meanwhile)

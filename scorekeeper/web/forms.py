@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from functools import cache
 from typing import Any
 
@@ -18,7 +19,15 @@ from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
-from ..models import NAME_LENGTH, PLACE_LENGTH, clean_name, name_key, readable_name
+from ..models import (
+    NAME_LENGTH,
+    PLACE_LENGTH,
+    clean_name,
+    look_alike,
+    name_key,
+    readable_name,
+    refused_character,
+)
 from ..rules import Game
 from ..rules.cards import SUITS
 
@@ -127,10 +136,19 @@ class MatchForm(Form):
             if not name:
                 raise ValidationError(_l("Player %(seat)s: type a name or remove the row.",
                                          seat=seat))
-            if not readable_name(name):
-                raise ValidationError(_l("Player %(seat)s: a name cannot hold control, "
-                                         "invisible or direction-changing characters.",
-                                         seat=seat))
+            refused = refused_character(name)
+            if refused is not None:
+                visible = "".join(c for c in name if refused_character(c) is None).strip()
+                code = f"U+{ord(refused):04X}"
+                if not visible:
+                    raise ValidationError(_l(
+                        "Player %(seat)s: a name cannot hold control, invisible or "
+                        "direction-changing characters, and this one holds nothing else "
+                        "(%(code)s).", seat=seat, code=code))
+                raise ValidationError(_l(
+                    "Player %(seat)s: a name cannot hold control, invisible or "
+                    "direction-changing characters: “%(name)s” holds %(code)s.",
+                    seat=seat, name=visible, code=code))
             if len(name) > NAME_LENGTH:
                 raise ValidationError(_l("%(name)s: a name has at most %(n)s characters.",
                                          name=name[:NAME_LENGTH] + "…", n=NAME_LENGTH))
@@ -144,10 +162,26 @@ class MatchForm(Form):
                                      high=self.game.max_players))
 
     def validate_place(self, field: StringField) -> None:
-        """The place is plain text."""
+        """The place is plain text, short enough once cleaned as it is stored."""
         if field.data and not readable_name(field.data):
             raise ValidationError(_l("The place cannot hold control, invisible or "
                                      "direction-changing characters."))
+        if field.data and len(clean_name(field.data)) > PLACE_LENGTH:
+            raise ValidationError(_l("The place has at most %(n)s characters.",
+                                     n=PLACE_LENGTH))
+
+    def look_alikes(self, known: Iterable[str]) -> list[tuple[str, str, str]]:
+        """(name typed, the player it looks like, the characters that tell them apart) for
+        each new player of the match whose name cannot be told from a player of the table
+        (``known``) or another name typed before it: Anna with a Cyrillic A beside Anna."""
+        known = list(known)
+        players = {name_key(name) for name in known}
+        names = self.names()
+        return [(name, other, " ".join(f"{c} (U+{ord(c):04X})" for c in dict.fromkeys(name)
+                                       if c not in other and c.casefold() not in
+                                       other.casefold()))
+                for index, name in enumerate(names) if name_key(name) not in players
+                for other in dict.fromkeys(known + names[:index]) if look_alike(name, other)]
 
     def validate_first_dealer(self, field: IntegerField) -> None:
         """The first dealer is one of the players."""

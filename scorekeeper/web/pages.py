@@ -4,7 +4,7 @@ a change.
 
 One htmx pattern: a tap returns the partial that replaces itself; a save, a refusal and
 a refresh answer with the live sheet (``#live``). The entry panel then comes first in
-the live sheet's ``#turn``, with a notice (what was saved, or that another phone saved
+the live sheet's ``#turn``, with a notice (what was saved, or what another phone did
 first) or the refusal beside the control it is about (``error_at``).
 """
 
@@ -21,10 +21,12 @@ from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
 
 from ..db import db
+from ..engine.history import local_time
 from ..engine.ledger import Conflict
 from ..engine.sheets import compute_sheet
 from ..models import Change, Match
 from ..rules import GAMES, N_, RuleError
+from .games import spec_of
 from .i18n import rule_message
 
 INDENT = re.compile(r"\n[ \t]+")
@@ -91,21 +93,35 @@ def sheet_context(match: Match) -> dict[str, Any]:
             "names": match.names}
 
 
-def latest_hand(match: Match) -> int | None:
-    """The number of the hand changed last (by any phone), None before the first change."""
-    return db.session.scalar(select(Change.number).where(Change.match_id == match.id)
-                             .order_by(Change.id.desc()).limit(1))
+# What another phone did to a hand, by the kind of its change ("enter": the game's own words).
+ELSEWHERE = {
+    "undo": N_("%(hand)s: another phone undid a change: this is the sheet now."),
+    "redo": N_("%(hand)s: another phone redid a change: this is the sheet now."),
+    "correct": N_("%(hand)s: another phone saved a correction (%(time)s): this is the sheet "
+                  "now."),
+    # A change to the hand still being entered: a bid, not the whole hand.
+    "part": N_("%(hand)s: another phone entered a bid: this is the sheet now."),
+}
 
 
 def elsewhere_notice(match: Match) -> str:
-    """What a phone says when its page was older than the sheet: which hand came in, or
-    that the match was abandoned."""
+    """What a phone says when its page was older than the sheet: what the latest change (by
+    any phone) did to which hand, or that the match was abandoned."""
     if match.abandoned:
         return _("Another phone abandoned this match: nothing was stored.")
-    number = latest_hand(match)
-    if number is None:
+    latest = db.session.execute(
+        select(Change.kind, Change.number, Change.created_at)
+        .where(Change.match_id == match.id).order_by(Change.id.desc()).limit(1)).first()
+    if latest is None:
         return _("Already recorded: the sheet below is the latest one.")
-    return _(GAMES[match.game].saved_elsewhere, n=number)
+    kind = latest.kind
+    upcoming = compute_sheet(match).next
+    if kind == "enter" and upcoming is not None and upcoming.number == latest.number:
+        kind = "part"
+    if kind not in ELSEWHERE:
+        return _(GAMES[match.game].saved_elsewhere, n=latest.number)
+    return _(ELSEWHERE[kind], hand=_(spec_of(match.game).words.numbered, n=latest.number),
+             time=local_time(latest.created_at, viewer_zone()))
 
 
 STEPPED = {"undo": N_("Undone."), "redo": N_("Redone."), "correct": N_("Correction saved.")}
@@ -139,11 +155,18 @@ def answer_refusal(match: Match, error: RuleError | Conflict, *, at: str = "save
 
 def refusal_over_live(match: Match, error: RuleError | Conflict, **context: Any):
     """:func:`answer_refusal` over the whole live sheet, even when a tap asked for a part of
-    it: htmx is told to swap ``#live`` instead of the part that sent the tap."""
-    response = make_response(answer_refusal(match, error, **context))
+    it."""
+    return over_live(answer_refusal(match, error, **context))
+
+
+def over_live(answer: Any):
+    """``answer`` (the live sheet) for the whole of ``#live``: htmx is told to swap it instead
+    of the part that sent the tap, and to keep all of it whatever part that tap selects."""
+    response = make_response(answer)
     if is_htmx():
         response.headers["HX-Retarget"] = "#live"
         response.headers["HX-Reswap"] = "outerHTML"
+        response.headers["HX-Reselect"] = "#live"
     return response
 
 
@@ -163,20 +186,31 @@ def still_next(match: Match, form: Any) -> bool:
     return sheet.next is not None and sheet.next.number == form.number.data
 
 
+VERSION_HEADER = "X-Match-Version"
+
+
 def after_change(match: Match, saved: int | None = None, *, step: str | None = None,
                  args: dict[str, Any] | None = None, partial: str | None = None,
                  **context: Any):
     """POST then redirect to the next entry (``#turn``, with ``args`` in its address), with
     the notice of the hand ``saved`` or of the undo or redo ``step``; htmx gets the fresh
     live sheet (with ``context``), or only ``partial`` when the tap that stored the change
-    redraws its own part (a bid)."""
+    redraws its own part (a bid).
+
+    Every answer carries the match's new version (``X-Match-Version``): a page that swaps in
+    only a part of the sheet knows it too, and its poll does not take this phone's own
+    change for another phone's (static/js/sheet.js)."""
     if is_htmx() and partial is not None:
-        return render_compact(partial, **sheet_context(match), **context), 200
-    if is_htmx():
-        return render_sheet(match, notice=saved_notice(match, saved, step), jump=True,
-                            undoable=True, **context)
-    return redirect(url_for("matches.show", match_id=match.id, saved=saved, step=step,
-                            _anchor="turn", **(args or {})), 303)
+        answer = render_compact(partial, **sheet_context(match), **context), 200
+    elif is_htmx():
+        answer = render_sheet(match, notice=saved_notice(match, saved, step), jump=True,
+                              undoable=True, **context)
+    else:
+        answer = redirect(url_for("matches.show", match_id=match.id, saved=saved, step=step,
+                                  _anchor="turn", **(args or {})), 303)
+    response = make_response(answer)
+    response.headers[VERSION_HEADER] = str(match.version)
+    return response
 
 
 TZ_COOKIE = "tz"

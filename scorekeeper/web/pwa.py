@@ -22,7 +22,8 @@ ICONS = (("icons/icon-192.png", "192x192", "image/png"),
          ("icons/icon-512.png", "512x512", "image/png"),
          ("icons/icon.svg", "any", "image/svg+xml"))
 # What a phone keeps from the first visit on, so that a sheet opened before reads offline.
-PRECACHE = ("css/app.css", "vendor/htmx-2.0.11/htmx.min.js", "js/app.js", "favicon.svg",
+PRECACHE = ("css/app.css", "vendor/htmx-2.0.11/htmx.min.js", "js/app.js", "js/queue.js",
+            "vendor/idb-keyval-6.3.0/idb-keyval.umd.js", "favicon.svg",
             *(name for name, _size, _type in ICONS))
 
 

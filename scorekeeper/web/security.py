@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
-from flask import Flask, Response, abort, current_app, request
+from collections.abc import Callable
+from typing import Any
+
+from flask import Flask, Response, abort, current_app, has_request_context, request
+from flask.sessions import SecureCookieSessionInterface
 from flask_babel import gettext as _
+from werkzeug.datastructures import MultiDict
 
 from ..models import MATCH_ID
 
@@ -20,18 +25,30 @@ CSP = "; ".join([
 ])
 
 
-
-
 def check_request() -> None:
-    """Refuse what no page of ours sends, before anything reads it: a match address that
-    cannot exist, a form field without a readable name."""
+    """Refuse what no page of ours sends, before anything reads it: a match or table address
+    that cannot exist, a NUL byte in the address, the query or a form (no database stores
+    one in text), a form field without a readable name."""
     if request.endpoint == "backups.restore":
         request.max_content_length = current_app.config["MAX_BACKUP_LENGTH"]
-    match_id = (request.view_args or {}).get("match_id")
+    args = request.view_args or {}
+    match_id = args.get("match_id")
     if match_id is not None and not MATCH_ID.fullmatch(match_id):
         abort(404, _("There is no such match."))
-    if request.method == "POST" and (None in request.form or None in request.files):
-        abort(400, _("The form could not be read."))
+    table_id = args.get("table_id")
+    if table_id is not None and not MATCH_ID.fullmatch(table_id):
+        abort(404, _("There is no such table."))
+    if "\x00" in request.path or _holds_nul(request.args):
+        abort(400)
+    if request.method == "POST":
+        if None in request.form or None in request.files:
+            abort(400, _("The form could not be read."))
+        if _holds_nul(request.form):
+            abort(400)
+
+
+def _holds_nul(values: MultiDict) -> bool:
+    return any("\x00" in key or "\x00" in value for key, value in values.items(multi=True))
 
 
 # What a browser may show as a page of its own, or run as a worker: only these need a policy.
@@ -49,7 +66,38 @@ def secure_headers(response: Response) -> Response:
         response.headers.setdefault("X-Frame-Options", "DENY")
     if request.endpoint == "static":
         response.headers.pop("Content-Disposition", None)
+    if request.is_secure:
+        response.headers.setdefault("Strict-Transport-Security", f"max-age={hsts_age()}")
     return response
+
+
+def hsts_age() -> int:
+    """How long a browser keeps to HTTPS here once it came over it: a year, but a day where
+    the server's own certificate authority signs (a new authority, made when instance/tls
+    is deleted, must not leave the phones unable to reach the page that installs it)."""
+    return 86_400 if current_app.config["SERVES_HTTPS"] else 31_536_000
+
+
+class SessionInterface(SecureCookieSessionInterface):
+    """The session cookie, marked Secure when it is set over HTTPS (or always, with
+    SESSION_COOKIE_SECURE)."""
+
+    def get_cookie_secure(self, app: Flask) -> bool:
+        return bool(super().get_cookie_secure(app) or (has_request_context()
+                                                       and request.is_secure))
+
+
+def lowercase_host(wsgi_app: Callable) -> Callable:
+    """Host names are the same whatever their case (SCORES.EXAMPLE is scores.example): the
+    trusted-host check and the links see them in lower case."""
+
+    def app(environ: dict, start_response: Callable) -> Any:
+        for key in ("HTTP_HOST", "HTTP_X_FORWARDED_HOST"):
+            if key in environ:
+                environ[key] = environ[key].lower()
+        return wsgi_app(environ, start_response)
+
+    return app
 
 
 def init_app(app: Flask) -> None:
@@ -57,5 +105,7 @@ def init_app(app: Flask) -> None:
 
     Call it before the CSRF extension is bound, so that the checks run first.
     """
+    app.session_interface = SessionInterface()
+    app.wsgi_app = lowercase_host(app.wsgi_app)
     app.before_request(check_request)
     app.after_request(secure_headers)

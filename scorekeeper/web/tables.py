@@ -21,7 +21,7 @@ HOME_TABLES = 10  # tables the home page shows, latest activity first
 def page_number() -> int:
     """The ``page`` query argument, 1 when missing or absurd."""
     page = request.args.get("page", "1")
-    return int(page) if page.isdecimal() and 0 < int(page) < 10_000 else 1
+    return int(page) if page.isdecimal() and len(page) < 5 and 0 < int(page) < 10_000 else 1
 
 
 def table_matches(table_id: str, page: int) -> tuple[list[tuple[Match, Any]], bool]:
@@ -70,5 +70,5 @@ def table_for_new_match(table_id: str | None, names: list[str]) -> Table:
         table = Table(name=", ".join(names)[:TABLE_NAME_LENGTH] or "Scorekeeper")
         db.session.add(table)
         db.session.flush()
-        join(table.id)
+        join(table.id, keeper=True)
     return table

@@ -1,21 +1,40 @@
-// Scorekeeper on a phone: the service worker, the offline banner, forms kept while offline,
+// Scorekeeper on a phone: the service worker; the offline banner, shown while the server
+// cannot be reached (the browser is offline, a request got no answer or a proxy's 502 to
+// 504) and gone with the first answer of any request; a form outside the live sheet, kept
+// while offline with Send again once the server answers. The live sheet's own posts are
+// kept and sent again by queue.js, which marks them pending.
 // Every page works without this file (the screen is kept awake by wake.js).
 (function () {
   "use strict";
   var script = document.currentScript;
   var banner = document.getElementById("offline");
+  var UNREACHED = [502, 503, 504];  // a proxy's answer for a server it could not reach
+  var PROBE_MS = 5000;
   var held = null;  // the form that could not be sent: {form, submitter, box}
-  var wentOffline = !navigator.onLine;
+  var offline = !navigator.onLine;
+  var wentOffline = offline;
 
   if ("serviceWorker" in navigator && script.dataset.sw) {
     navigator.serviceWorker.register(script.dataset.sw, {scope: script.dataset.scope})
       .catch(function () { /* the site works without it */ });
   }
 
-  function showOffline(offline) {
-    if (offline) wentOffline = true;
-    if (banner) banner.hidden = !offline;
-    if (held) held.box.querySelector("button").hidden = offline;
+  function showOffline(now) {
+    offline = now;
+    if (now) wentOffline = true;
+    if (banner) banner.hidden = !now;
+    if (held) held.box.querySelector("button").hidden = now;
+  }
+
+  // The live sheet's posts go through queue.js, which keeps what is not sent.
+  function queued(form, submitter) {
+    return "queue" in document.documentElement.dataset && !!form.closest("#live")
+      && (form.matches("[hx-post]") || !!(submitter && submitter.matches("[hx-post]")));
+  }
+
+  function waiting() {
+    var kept = document.documentElement.dataset.queue;
+    return kept !== undefined && kept !== "0";
   }
 
   // Keep the form as it is, every value in place, and offer to send it again.
@@ -32,12 +51,12 @@
       if (again.submitter && again.submitter.isConnected) again.submitter.click();
       else again.form.requestSubmit();
     }, {once: true});
-    showOffline(!navigator.onLine);
+    showOffline(offline || !navigator.onLine);
   }
 
   // Offline, a form is not even tried: it stays on the page until it can be sent.
   document.addEventListener("submit", function (event) {
-    if (navigator.onLine) return;
+    if (navigator.onLine || queued(event.target, event.submitter)) return;
     event.preventDefault();
     event.stopImmediatePropagation();
     hold(event.target, event.submitter);
@@ -47,14 +66,45 @@
   document.addEventListener("htmx:sendError", function (event) {
     showOffline(true);
     var trigger = event.detail.requestConfig && event.detail.requestConfig.triggeringEvent;
-    if (trigger && trigger.type === "submit") hold(trigger.target, trigger.submitter);
+    if (trigger && trigger.type === "submit" && !queued(trigger.target, trigger.submitter)) {
+      hold(trigger.target, trigger.submitter);
+    }
   });
+  document.addEventListener("htmx:timeout", function () { showOffline(true); });
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var status = event.detail.xhr ? event.detail.xhr.status : 0;
+    if (UNREACHED.indexOf(status) >= 0) showOffline(true);
+    else if (status) showOffline(false);
+  });
+
+  // Does the server answer? Asked when the page comes back and, while it seems not to,
+  // every few seconds on a page that asks nothing by itself (the live sheet polls).
+  function probe(then) {
+    if (!script.dataset.health || !navigator.onLine) return;
+    fetch(script.dataset.health, {cache: "no-store"}).then(function (response) {
+      if (!response.ok) return;
+      showOffline(false);
+      if (then) then();
+    }, function () { showOffline(true); });
+  }
+
+  function polled() {
+    return !!document.querySelector("#live[data-since], #live[hx-trigger]");
+  }
 
   window.addEventListener("offline", function () { showOffline(true); });
   window.addEventListener("online", function () {
-    showOffline(false);
-    // Back online with nothing waiting to be sent: show the sheet as it is now.
-    if (!held && wentOffline && document.getElementById("live")) window.location.reload();
+    // Back with nothing waiting to be sent: show the sheet as it is now. What queue.js
+    // kept is sent now instead, and its answers bring the sheet.
+    var reload = !held && wentOffline && !!document.getElementById("live") && !waiting();
+    probe(function () { if (reload) window.location.reload(); });
   });
-  showOffline(!navigator.onLine);
+  window.addEventListener("focus", function () { if (offline) probe(); });
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && offline) probe();
+  });
+  setInterval(function () {
+    if (offline && !document.hidden && !polled()) probe();
+  }, PROBE_MS);
+  showOffline(offline);
 })();

@@ -7,7 +7,10 @@
  *   match and hand: a refresh (another phone saved), a language switch or a visit to the
  *   Share page puts it back where the hand is still the same one.
  * - Every few seconds the phone asks whether another phone changed the sheet (a 204 while
- *   nothing did) and shows the new sheet when one did.
+ *   nothing did) and shows the new sheet when one did. Every answer to this phone's own
+ *   change says the match's new version (X-Match-Version), also when only a part of the
+ *   page is swapped (a bid): the page knows it, and its own change is never taken for
+ *   another phone's.
  */
 (function () {
   "use strict";
@@ -126,6 +129,25 @@
     }
   }
 
+  /* The notice of a save or of another phone's change is said once: a reload of the
+     address that carried it (?saved=, ?step=) must not say it again. */
+  function forget() {
+    var url = new URL(window.location.href);
+    if (url.searchParams.has("saved") || url.searchParams.has("step")) {
+      url.searchParams.delete("saved");
+      url.searchParams.delete("step");
+      history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+    }
+  }
+
+  /* A notice drawn above the view (the phone was scrolled down) comes into it. */
+  function reveal(root) {
+    var notice = root.querySelector("#notice");
+    if (notice && notice.getBoundingClientRect().top < 0) {
+      notice.scrollIntoView({ block: "nearest" });
+    }
+  }
+
   function arrived(elt) {
     var root = live();
     if (!root) { return; }
@@ -133,6 +155,8 @@
       prune(root);
       restore(root);
       place(root);
+      reveal(root);
+      forget();
     }
     save(root);
   }
@@ -142,7 +166,8 @@
     if (!root || !root.dataset.since || document.hidden
         || document.querySelector(".htmx-request")) { return; }
     var url = root.dataset.since + "?since=" + root.dataset.version;
-    htmx.ajax("GET", url, { target: "#live", swap: "outerHTML" });
+    /* A poll that fails (the server is away) is told by app.js: nothing to do here. */
+    htmx.ajax("GET", url, { target: "#live", swap: "outerHTML" }).catch(function () {});
   }
 
   document.addEventListener("DOMContentLoaded", function () {
@@ -150,20 +175,33 @@
     htmx.onLoad(arrived);
     document.addEventListener("input", function () { if (live()) { save(live()); } });
     document.addEventListener("change", function () { if (live()) { save(live()); } });
-    /* A poll answered after this phone's own save shows nothing new: keep the page. */
+    /* A poll answered after this phone's own save shows nothing new: keep the page. One
+       answered while this phone's own tap is on its way may already hold that tap's change:
+       the next poll, asked with the version the tap's answer brings, tells. */
     document.body.addEventListener("htmx:beforeSwap", function (event) {
       var root = live(), text = event.detail.serverResponse || "";
       var found = /data-version="(\d+)"/.exec(text);
       if (root && found && event.detail.requestConfig
           && /[?&]since=/.test(event.detail.requestConfig.path)
-          && Number(found[1]) <= Number(root.dataset.version)) {
+          && (Number(found[1]) <= Number(root.dataset.version)
+              || root.querySelector(".htmx-request"))) {
         event.detail.shouldSwap = false;
       }
     });
-    /* The notice of a save stays until the next action: the next tap takes it away. */
+    /* The version this phone's own change made, whatever part of the page its answer drew. */
+    document.body.addEventListener("htmx:afterRequest", function (event) {
+      var root = live(), xhr = event.detail.xhr;
+      var version = Number(xhr && xhr.getResponseHeader("X-Match-Version"));
+      if (root && version > Number(root.dataset.version)) {
+        root.dataset.version = String(version);
+      }
+    });
+    /* The notice of a save stays until the next action: the next tap takes it away (a poll,
+       this phone's or a follower's, is no action). */
     document.body.addEventListener("htmx:beforeRequest", function (event) {
       var notice = document.getElementById("notice"), elt = event.detail.elt;
-      if (notice && !restoring && elt !== document.body && !notice.contains(elt)) {
+      if (notice && !restoring && elt !== document.body && elt !== live()
+          && !notice.contains(elt)) {
         notice.remove();
       }
     });

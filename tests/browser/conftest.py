@@ -97,3 +97,30 @@ def make_page(browser: Browser) -> Iterator[Callable[..., Page]]:
 @pytest.fixture
 def page(make_page: Callable[..., Page]) -> Page:
     return make_page()
+
+
+@pytest.fixture
+def phone(browser: Browser) -> Iterator[Callable[..., Page]]:
+    """Phone pages under the site's CSP; a CSP violation or script error fails the test."""
+    contexts, problems = [], []
+
+    def make(*, service_workers: str = "allow") -> Page:
+        context = browser.new_context(viewport=PHONE, locale="en-GB", device_scale_factor=1,
+                                      service_workers=service_workers)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        page = context.new_page()
+        page.on("console", lambda m: problems.append(m.text) if m.type == "error" else None)
+        page.on("pageerror", lambda error: problems.append(str(error)))
+        return page
+
+    yield make
+    for context in contexts:
+        context.close()
+    # The network errors of the offline steps are expected (htmx's own, a request that finds
+    # no network or no server, a conflict's 409), and the style Playwright adds to take a
+    # screenshot; nothing else is.
+    expected = ("net::ERR_INTERNET_DISCONNECTED", "Failed to load resource",
+                "htmx:afterRequest", "htmx:sendError",
+                *(("Applying inline style",) if SHOTS else ()))
+    assert [p for p in problems if not any(e in p for e in expected)] == []

@@ -17,11 +17,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Page, expect, sync_playwright
+from playwright.sync_api import Browser, Page, expect
 
 from ..test_serve import ROOT, free_port, read_until
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, shot
 from .test_games_browser import create_match
+
+pytestmark = pytest.mark.browser
 
 # A name of this machine that its certificate carries, as a phone on the Wi-Fi would use it.
 LAN_NAME = f"{socket.gethostname().split('.')[0]}.local"
@@ -45,7 +47,7 @@ def server(tmp_path: Path) -> Iterator[int]:
 
 
 @pytest.fixture
-def phone(server: int, tmp_path: Path) -> Iterator[Page]:
+def phone(browser: Browser, server: int, tmp_path: Path) -> Iterator[Page]:
     """A Chromium that trusts the server's certificate authority and finds LAN_NAME at
     127.0.0.1; a phone-sized page in it."""
     certutil = shutil.which("certutil")
@@ -56,16 +58,15 @@ def phone(server: int, tmp_path: Path) -> Iterator[Page]:
     subprocess.run([certutil, "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
     subprocess.run([certutil, "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "Scorekeeper",
                     "-i", str(ROOT / "instance" / "tls" / "ca.pem")], check=True)
-    with sync_playwright() as playwright:
-        # A profile on disk, as a phone's browser has: an incognito one cannot install apps.
-        context = playwright.chromium.launch_persistent_context(
-            str(tmp_path / "profile"), executable_path=CHROMIUM,
-            env={**os.environ, "HOME": str(home)},
-            args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"],
-            viewport=PHONE, locale="en-GB", device_scale_factor=1)
-        context.set_default_timeout(10_000)
-        yield context.pages[0] if context.pages else context.new_page()
-        context.close()
+    # A profile on disk, as a phone's browser has: an incognito one cannot install apps.
+    context = browser.browser_type.launch_persistent_context(
+        str(tmp_path / "profile"), executable_path=CHROMIUM,
+        env={**os.environ, "HOME": str(home)},
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"],
+        viewport=PHONE, locale="en-GB", device_scale_factor=1)
+    context.set_default_timeout(10_000)
+    yield context.pages[0] if context.pages else context.new_page()
+    context.close()
 
 
 def test_over_https_by_its_lan_name_the_phone_gets_what_secure_pages_get(phone, server):

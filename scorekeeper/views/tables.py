@@ -132,14 +132,6 @@ def _keepers(table: Table) -> int:
         Membership.table_id == table.id, Membership.keeper.is_(True))) or 0
 
 
-def _phone_of(table: Table, device_id: int) -> Membership:
-    """The membership of phone ``device_id`` at the table, or 404."""
-    phone = db.session.get(Membership, (table.id, device_id))
-    if phone is None:
-        abort(404, _("This phone is not at this table."))
-    return phone
-
-
 def _as_keeper(table: Table) -> Membership:
     """This phone's membership when it keeps the table; 403 saying so otherwise."""
     mine = membership(table.id)
@@ -177,7 +169,9 @@ def name_keeper(table_id: str, device_id: int):
     itself or another, as long as one keeper is left."""
     table = get_table(table_id)
     _as_keeper(table)
-    phone = _phone_of(table, device_id)
+    phone = db.session.get(Membership, (table.id, device_id))
+    if phone is None:  # it left meanwhile
+        return redirect(url_for("tables.show", table_id=table.id), 303)
     keeper = request.form.get("keeper", "1") == "1"
     if not keeper and phone.keeper and _keepers(table) == 1:
         abort(403, _("This phone is the table's last keeper: name another keeper first."))

@@ -157,10 +157,6 @@
       place(root);
       reveal(root);
       forget();
-    } else if (root.contains(elt)) {
-      /* A part redrawn for an earlier tap (a preview) does not know of a tap made while it
-         was on its way: put that back, and the server redraws the part again. */
-      restore(root);
     }
     save(root);
   }

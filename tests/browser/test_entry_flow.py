@@ -305,6 +305,9 @@ def test_language_switch_and_the_pen_handed_over_keep_the_hand_entered(page, liv
             "value", before or "")
     settled(page)
     page.locator("label.key:has(input[name='values-1'][value='1'])").click()
+    # The tricks panel redraws itself after each tap: the next tap waits for it, as a
+    # finger does (a tap made while it is on its way is lost).
+    settled(page)
     page.locator("label.key.suit:has(input[value='♥'])").click()
     expect(page.locator("input[name=trump][value='♥']")).to_be_checked()
     expect(page.locator(".left")).to_contain_text("0")

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from bench import slow
 from bench.floor import FLOOR_COLD, floor_app
+from bench.served import free_port, served
 from scorekeeper import create_app
 from scorekeeper.db import db, upgrade
 from scorekeeper.models import Hand, Match, Player, Seat, Table, name_key
@@ -343,12 +344,6 @@ def bench_long_pdf(app, client) -> list[tuple[str, str, str]]:
              f"{ms(median(times))}, {sizes[-1] / 1024:.0f} KB", "< 1 s")]
 
 
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 def load(url: str, seconds: float, cookie: str = "") -> float:
     out = subprocess.run([sys.executable, "-m", "bench.load", url, str(seconds), "8", cookie],
                          capture_output=True, text=True, check=True, cwd=ROOT)
@@ -393,36 +388,14 @@ def bench_gunicorn(path: Path, match_id: str) -> list[tuple[str, str, str]]:
              "")]
 
 
-@contextmanager
-def served(path: Path, workers: int = 2) -> Iterator[int]:
-    """``scorekeeper serve`` (the front and gunicorn behind it) on loopback, on the database
-    at ``path``; yields its port."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{path}", "SCOREKEEPER_OPEN_EDIT": "1"}
-    server = subprocess.Popen(
-        [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", str(workers)],
-        cwd=ROOT, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        for _ in range(200):
-            try:
-                with urllib.request.urlopen(f"http://127.0.0.1:{port}/health", timeout=1):
-                    break
-            except OSError:
-                time.sleep(0.1)
-        yield port
-    finally:
-        server.terminate()
-        server.wait(10)
-
-
 def bench_slow_clients(app, path: Path) -> list[tuple[str, str, str]]:
     """/health and a bid over HTTPS, alone and with 8 slow and 8 idle connections held."""
     with app.app_context():
         match = add_match(table_players()[:4], [])
         db.session.commit()
         match_id = match.id
-    with served(path) as port:
+    with served(path, 2, SCOREKEEPER_OPEN_EDIT="1") as server:
+        port = server.port
         phone = slow.Phone("127.0.0.1", port)
         alone = slow.timed_gets("127.0.0.1", port, "/health", RUNS, secure=True)
         bids_alone = [phone.bid_and_undo(match_id) for _ in range(RUNS)]

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -17,6 +16,7 @@ from pathlib import Path
 
 from sqlalchemy import select
 
+from bench.served import free_port
 from scorekeeper.db import db
 from scorekeeper.models import Hand
 
@@ -24,12 +24,6 @@ from .conftest import migrated_app
 from .test_stress import Phone
 
 DEALS = 40
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def test_acknowledged_deals_survive_a_kill_of_the_server(tmp_path: Path):

@@ -13,7 +13,6 @@ import socket
 import ssl
 import subprocess
 import sys
-import threading
 import time
 import urllib.request
 import zipfile
@@ -22,22 +21,15 @@ from pathlib import Path
 import segno
 
 from bench import slow
+from bench.served import ROOT, free_port, served
 from scorekeeper import create_app, serve
 from scorekeeper.db import upgrade
 
 from .conftest import Table
 
-ROOT = Path(__file__).resolve().parent.parent
 # segno's compact terminal code: two rows of modules a line, dark modules printed blank for
 # a dark terminal; 0 is a light module.
 HALVES = {" ": (1, 1), "\u2580": (0, 1), "\u2584": (1, 0), "\u2588": (0, 0)}
-
-
-def free_port() -> int:
-    """A TCP port nothing listens on right now."""
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def run_command(port: int) -> list[str]:
@@ -46,18 +38,6 @@ def run_command(port: int) -> list[str]:
                           capture_output=True, text=True).stdout
     [line] = [line for line in plan.splitlines() if " serve " in line]
     return shlex.split(line)
-
-
-def read_until(process: subprocess.Popen, end: str, seconds: float) -> str:
-    """What the process prints until a line containing ``end``."""
-    lines: list[str] = []
-    threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True).start()
-    deadline = time.monotonic() + seconds
-    while end not in "".join(lines):
-        assert time.monotonic() < deadline, f"no {end!r} in time; printed:\n{''.join(lines)}"
-        assert process.poll() is None, f"the server stopped; printed:\n{''.join(lines)}"
-        time.sleep(0.1)
-    return "".join(lines)
 
 
 def qr_matrix(lines: list[str]) -> list[tuple[int, ...]]:
@@ -101,14 +81,8 @@ def test_make_run_serves_the_network_and_prints_both_addresses_and_their_codes(t
     port = free_port()
     command = run_command(port)
     assert command[1:] == ["serve", "--host", "0.0.0.0", "--port", str(port), "--workers", "2"]
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}"}
-    process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True)
-    try:
-        text = read_until(process, "Ctrl+C", 60)
-    finally:
-        process.terminate()
-        process.wait(10)
+    with served(tmp_path / "run.db", command=command, port=port) as server:
+        text = server.printed
     lan = serve.lan_address()
     assert lan, "this test needs a network interface other than loopback"
     certificate, table = addresses(text)
@@ -121,12 +95,8 @@ def test_make_run_serves_the_network_and_prints_both_addresses_and_their_codes(t
 
 def test_the_server_answers_https_and_plain_http_on_the_printed_address(tmp_path):
     port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}"}
-    process = subprocess.Popen(run_command(port), cwd=ROOT, env=env, stdout=subprocess.PIPE,
-                               stderr=subprocess.DEVNULL, text=True)
-    try:
-        text = read_until(process, "Ctrl+C", 60)
-        certificate, table = addresses(text)
+    with served(tmp_path / "run.db", command=run_command(port), port=port) as server:
+        certificate, table = addresses(server.printed)
         authority = ROOT / "instance" / "tls" / "ca.pem"
         trusted = ssl.create_default_context(cafile=str(authority))
         with urllib.request.urlopen(table + "/health", timeout=10, context=trusted) as answer:
@@ -138,9 +108,6 @@ def test_the_server_answers_https_and_plain_http_on_the_printed_address(tmp_path
         plain = table.replace("https://", "http://")
         with urllib.request.urlopen(plain + "/health", timeout=10) as answer:
             assert answer.read() == b"ok"
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_the_certificate_authority_is_made_once_and_kept_across_restarts(tmp_path):
@@ -148,15 +115,8 @@ def test_the_certificate_authority_is_made_once_and_kept_across_restarts(tmp_pat
     before = []
     for _ in range(2):
         port = free_port()
-        env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}"}
-        process = subprocess.Popen(run_command(port), cwd=ROOT, env=env,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-        try:
-            read_until(process, "Ctrl+C", 60)
+        with served(tmp_path / "run.db", command=run_command(port), port=port):
             before.append(authority.read_bytes())
-        finally:
-            process.terminate()
-            process.wait(10)
     assert before[0] == before[1]
     assert (authority.parent / "ca-key.pem").stat().st_mode & 0o077 == 0
 
@@ -165,24 +125,14 @@ def test_slow_and_idle_clients_do_not_stall_the_server(tmp_path):
     """8 connections that trickle a request's head and 8 that send nothing, against one
     worker: every other request is still answered (each client gives up after 5 s, where
     workers held by the slow ones would leave them unanswered for 30 s)."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}",
-           "SCOREKEEPER_OPEN_EDIT": "1"}
-    process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", "1"], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        read_until(process, "Ctrl+C", 60)
+    with served(tmp_path / "run.db", SCOREKEEPER_OPEN_EDIT="1") as server:
+        port = server.port
         with slow.held("127.0.0.1", port, slow=8, idle=8):
             assert len(slow.timed_gets("127.0.0.1", port, "/health", 10, secure=True)) == 10
             assert len(slow.timed_gets("127.0.0.1", port, "/health", 10, secure=False)) == 10
             phone = slow.Phone("127.0.0.1", port)
             status, page = phone.request("GET", "/matches/new")
             assert status == 200 and b"csrf_token" in page
-    finally:
-        process.terminate()
-        process.wait(10)
 
 
 def test_on_loopback_the_banner_says_no_phone_can_join(capsys):
@@ -247,14 +197,10 @@ def test_pip_install_gives_a_scorekeeper_command_that_serves(tmp_path):
     python = venv / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)],
                    check=True, capture_output=True)
-    command = str(venv / "bin" / "scorekeeper")
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'installed.db'}"}
     port = free_port()
-    process = subprocess.Popen([command, "serve", "--host", "127.0.0.1", "--port", str(port),
-                                "--workers", "1"], cwd=tmp_path, env=env,
-                               stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        read_until(process, "Ctrl+C", 60)
+    command = [str(venv / "bin" / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port",
+               str(port), "--workers", "1"]
+    with served(tmp_path / "installed.db", command=command, port=port, cwd=tmp_path):
         base = f"http://127.0.0.1:{port}"
         with urllib.request.urlopen(base + "/matches/new?game=cavallore", timeout=10) as page:
             html = page.read().decode()
@@ -265,26 +211,16 @@ def test_pip_install_gives_a_scorekeeper_command_that_serves(tmp_path):
         request = urllib.request.Request(base + "/", headers={"Accept-Language": "it"})
         with urllib.request.urlopen(request, timeout=10) as page:
             assert "Nuova partita" in page.read().decode()
-    finally:
-        process.terminate()
-        process.wait(10)
     assert (venv / "share" / "scorekeeper" / "instance" / "secret_key").exists()
 
 
 def test_the_front_stops_when_the_server_is_killed(tmp_path):
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'run.db'}"}
-    process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", "1"], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        read_until(process, "Ctrl+C", 60)
+    with served(tmp_path / "run.db") as server:
+        process, port = server.process, server.port
         children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
         fronts = [pid for pid in children
                   if b"scorekeeper.front" in Path(f"/proc/{pid}/cmdline").read_bytes()]
         assert len(fronts) == 1
-    finally:
         process.kill()
         process.wait(10)
     deadline = time.monotonic() + 10

@@ -19,9 +19,9 @@ from flask import Flask
 from playwright.sync_api import Browser, Page, expect
 from werkzeug.middleware.proxy_fix import ProxyFix
 
+from bench.served import free_port
 from scorekeeper.rules import quarantotto
 
-from ..test_serve import free_port
 from .conftest import PHONE, shot
 from .test_games_browser import create_match, pick_closer, tap, totals
 

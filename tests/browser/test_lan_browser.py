@@ -12,14 +12,14 @@ import os
 import shutil
 import socket
 import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from ..test_serve import ROOT, free_port, read_until
+from bench.served import ROOT, served
+
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, shot
 from .test_games_browser import create_match
 
@@ -32,18 +32,8 @@ LAN_NAME = f"{socket.gethostname().split('.')[0]}.local"
 @pytest.fixture
 def server(tmp_path: Path) -> Iterator[int]:
     """`scorekeeper serve` with one worker on a loopback port; yields the port."""
-    port = free_port()
-    env = {**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'lan.db'}"}
-    process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host", "127.0.0.1",
-         "--port", str(port), "--workers", "1"], cwd=ROOT, env=env,
-        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
-    try:
-        read_until(process, "Ctrl+C", 60)
-        yield port
-    finally:
-        process.terminate()
-        process.wait(10)
+    with served(tmp_path / "lan.db") as running:
+        yield running.port
 
 
 @pytest.fixture

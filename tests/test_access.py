@@ -76,7 +76,8 @@ def table_of(table: Table, match_id: str) -> str:
 
 def invitation(table: Table, match_id: str) -> str:
     """The path of a fresh invitation to the match's table."""
-    page = table.post(f"/tables/{table_of(table, match_id)}/invitations", {})
+    page = table.post(f"/tables/{table_of(table, match_id)}/invitations", {},
+                      follow_redirects=True)
     assert page.status_code == 200
     link = re.search(r'data-invite="([^"]+)"', page.get_data(as_text=True)).group(1)
     return link.replace("http://localhost", "")

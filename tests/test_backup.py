@@ -166,9 +166,10 @@ def test_csv_of_a_match(table, client):
     assert response.mimetype == "text/csv"
     rows = list(csv.reader(io.StringIO(response.get_data(as_text=True))))
     sheet = table.sheet(match_id)
-    assert rows[0][2:4] == ["Anna", "Bruno"]
-    assert [int(v) for v in rows[1][2:4]] == sheet["hands"][0]["points"]
-    assert [int(v) for v in rows[-1][2:4]] == sheet["totals"]
+    points = rows[0].index("Anna")
+    assert rows[0][points:points + 2] == ["Anna", "Bruno"]
+    assert [int(v) for v in rows[1][points:points + 2]] == sheet["hands"][0]["points"]
+    assert [int(v) for v in rows[-1][points:points + 2]] == sheet["totals"]
 
 
 def test_history_records_entries_corrections_and_undo(table, client):
@@ -183,14 +184,14 @@ def test_history_records_entries_corrections_and_undo(table, client):
     page = client.get(f"/matches/{match_id}/history").get_data(as_text=True)
     # Bids and tricks of the hand make one entry; the correction says what it changed.
     assert len(re.findall(r"<li[ >]", page)) == 2
-    assert "Hand 1: Anna bid 0, Bruno 1; Anna 1 tricks, Bruno 1" in page
+    assert "Hand 1: Anna bid 0, Bruno 1; Anna 1 trick, Bruno 1" in page
     assert "Hand 1 corrected: Anna 0 tricks (was 1); Bruno 2 tricks (was 1)" in page
     # the correction itself can be undone
     assert table.post(f"/matches/{match_id}/undo",
                       {"version": table.sheet(match_id)["version"]}).status_code == 303
     assert table.sheet(match_id)["totals"] == sheet["totals"]
     page = client.get(f"/matches/{match_id}/history").get_data(as_text=True)
-    assert "Hand 1: change undone: Anna 1 tricks (was 0); Bruno 1 tricks (was 2)" in page
+    assert "Hand 1: change undone: Anna 1 trick (was 0); Bruno 1 trick (was 2)" in page
     assert page.count("undone later") == 1
 
 

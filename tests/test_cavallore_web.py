@@ -94,12 +94,12 @@ def test_several_players_keep_their_own_logs(table, client):
     match_id = table.new_match("cavallore", ["Anna", "Bruno"])
     assert add(table, match_id, 36, seat=1).status_code == 303
     response = add(table, match_id, 20, seat=1)
-    assert response.headers["Location"].endswith("?saved=2&seat=1#turn")
+    assert response.headers["Location"].endswith("?saved=2#turn")
     page = client.get(response.headers["Location"]).get_data(as_text=True)
-    assert "Deal 3 · Bruno" in page
+    assert "Deal 3 · Anna" in page  # players take turns: after Bruno, Anna again
     add(table, match_id, 12, seat=0)
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
-    assert "Deal 4 · Anna" in page  # whoever played the last deal plays the next
+    assert "Deal 4 · Bruno" in page
     sheet = table.sheet(match_id)
     stats = sheet["details"]["statistics"]
     assert stats[0] == cavallore.statistics([12]).as_dict()

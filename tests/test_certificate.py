@@ -238,7 +238,7 @@ def invitation_link(client, page: str, match_id: str, **kwargs) -> str:
     """The link of a fresh invitation made on the share ``page``."""
     invite = client.post(f"/tables/{TABLE.search(page).group(1)}/invitations",
                          data={"csrf_token": CSRF.search(page).group(1), "match": match_id},
-                         **kwargs)
+                         follow_redirects=True, **kwargs)
     return INVITE.search(invite.get_data(as_text=True)).group(1)
 
 

@@ -37,7 +37,8 @@ def test_other_games_keep_their_dealer_column(table, client):
     table.play_navawhist(match_id, [0, 1], [1, 1])
     rows = list(csv.reader(io.StringIO(client.get(f"/matches/{match_id}.csv")
                                        .get_data(as_text=True))))
-    assert rows[0] == ["Hand", "Dealer", "Anna", "Bruno", "Total: Anna", "Total: Bruno"]
+    assert rows[0] == ["Hand", "Dealer", "Bid: Anna", "Bid: Bruno", "Tricks: Anna",
+                       "Tricks: Bruno", "Anna", "Bruno", "Total: Anna", "Total: Bruno"]
     assert rows[1][1] == "Anna"
 
 

@@ -319,11 +319,11 @@ def test_the_helper_needs_a_trump_and_five_tricks(table, app, match):
     ("winners", {"winners": "0,0,1,1,9", "bonus": 1}, "trick winner must be a seat"),
     ("sides", {"side-0": 3, "side-1": 1, "bonus_side": 0}, "The tricks add up to 4"),
     ("sides", {"side-0": 5, "side-1": 0, "bonus_side": 1},
-     "Bruno: took no trick and cannot have the bonus."),
+     "Bruno + Dario: took no trick and cannot have the bonus."),
     ("sides", {"side-0": "x", "side-1": 2, "bonus_side": 1},
-     "Anna: the tricks must be a whole number."),
+     "Anna + Carla: the tricks must be a whole number."),
     ("sides", {"side-0": 6, "side-1": 0, "bonus_side": 0},
-     "Anna: the tricks must be from 0 to 5."),
+     "Anna + Carla: the tricks must be from 0 to 5."),
     ("sides", {"side-0": 3, "side-1": 2}, "Say which side won the bonus trick"),
 ])
 def test_refusals_store_nothing(table, app, match, mode, state, message):

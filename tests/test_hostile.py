@@ -419,6 +419,13 @@ class World:
             db.session.commit()
         return token
 
+    def shown_invitation(self, table_id: str) -> int:
+        """The number of an invitation this browser made to the table: the one its page
+        shows again."""
+        made = self.table.post(f"/tables/{table_id}/invitations", {})
+        assert made.status_code == 303, made.status_code
+        return int(made.headers["Location"].rsplit("/", 1)[1])
+
     def send(self, rule: Rule, method: str, path: str, **kwargs: Any) -> int:
         """The request's status; an exception or a 5xx fails the test with the request."""
         try:
@@ -495,6 +502,9 @@ def path_of(draw: st.DrawFn, world: World, rule: Rule, ids: dict[str, list[str]]
             values["token"] = draw(st.one_of(st.just(table_id).map(world.invitation),
                                              TEXT.filter(lambda s: s.strip("./") and
                                                          len(s) < 300)))
+    if rule.endpoint == "tables.invitation" and values["table_id"] == table_id \
+            and values["number"] == 1:
+        values["number"] = world.shown_invitation(table_id)
     if "device_id" in rule.arguments:  # never this browser's own: it would leave its table
         values["device_id"] = draw(st.sampled_from([0, 999_999, 10**12]))
     if "filename" in rule.arguments:

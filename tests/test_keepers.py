@@ -59,10 +59,11 @@ def test_the_phone_that_made_the_table_keeps_it_and_only_keepers_remove(app, tab
     assert keeper_page.count("Make keeper") == 2
     # The keeper names the guest a keeper; the guest may then remove the other phone.
     assert table.post(f"/tables/{table_id}/phones/{guest_id}/keeper", {}).status_code == 303
-    assert remove(guest, table_id, other_id).status_code == 303
+    removed = remove(guest, table_id, other_id)
+    assert removed.status_code == 303
     assert other.bid(match_id, 0).status_code == 403
-    done = guest.client.get(f"/tables/{table_id}?done=removed").get_data(as_text=True)
-    assert "The phone was removed" in done
+    done = guest.client.get(removed.headers["Location"]).get_data(as_text=True)
+    assert "Phone 3 removed: it can no longer enter scores here" in done
 
 
 def test_no_one_removes_the_last_keeper(app, table):

@@ -48,7 +48,7 @@ def share(client, match_id: str, **kwargs):
         return LINK.search(page).group(1), None, page
     invite = client.post(f"/tables/{table.group(1)}/invitations",
                          data={"csrf_token": CSRF.search(page).group(1), "match": match_id},
-                         **kwargs)
+                         follow_redirects=True, **kwargs)
     assert invite.status_code == 200
     return (LINK.search(page).group(1), INVITE.search(invite.get_data(as_text=True)).group(1),
             page)

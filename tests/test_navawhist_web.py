@@ -317,10 +317,10 @@ def test_reopen_a_finished_match(table):
 
 
 @pytest.mark.parametrize(("names", "message"), [
-    (["Anna", ""], "Player 2: type a name"),
+    (["Anna", ""], "Navawhist needs at least 2 players: 1 named."),
     (["Anna", "x" * 31], "at most 30 characters"),
     (["Anna", "anna "], "Anna is in this match twice"),
-    (["Anna"], "Navawhist is played by 2 to 10 players"),
+    (["Anna"], "Navawhist needs at least 2 players: 1 named."),
     ([f"P{i}" for i in range(11)], "Navawhist is played by 2 to 10 players"),
 ])
 def test_bad_players_are_refused(table, app, names, message):

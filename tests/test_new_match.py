@@ -65,7 +65,7 @@ def test_options_show_where_they_apply_under_a_heading(client):
             block = re.search(rf'data-when="opt_{key}" data-when-value="{value}">(.*?)</div>'
                               r"\s*</div>", page, re.S)
             assert block and f'name="opt_{option.key}"' in block.group(1), option.key
-    assert "When “Match ends” is “deals”:" in page
+    assert "When “Match ends” is “After a fixed number of deals”:" in page
     assert "When “Re-entry” is “yes”:" in page
     # Pairs are for 4 players: shown with 4 rows, not with 3.
     assert 'name="opt_pairs"' in page
@@ -74,8 +74,8 @@ def test_options_show_where_they_apply_under_a_heading(client):
         "players-3": "", "action": "remove:3"}).get_data(as_text=True)
     assert 'name="opt_pairs"' not in three
     quarantotto = client.get("/matches/new?game=quarantotto").get_data(as_text=True)
-    assert "When “Match length” is “games”:" in quarantotto
-    assert "When “Match length” is “target”:" in quarantotto
+    assert "When “Match length” is “A fixed number of games”:" in quarantotto
+    assert "When “Match length” is “Until a total reaches the target”:" in quarantotto
 
 
 def test_forty_five_shows_the_partners_before_the_start(table):

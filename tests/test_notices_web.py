@@ -30,7 +30,7 @@ def remove(table: Table, match_id: str) -> None:
     page = table.client.get(f"/tables/{table_of(table, match_id)}").get_data(as_text=True)
     others = [item for item in re.findall(r"<li>(.*?)</li>", page, re.S)
               if "/remove" in item and "(this phone)" not in item]
-    action = re.search(r'action="([^"]+/remove)"', others[0]).group(1)
+    action = re.search(r'href="([^"]+/remove)"', others[0]).group(1)
     assert table.post(action, {}).status_code == 303
 
 

@@ -69,7 +69,7 @@ def test_a_saved_hand_sent_again_is_stored_once(app, table):
     sheet = table.sheet(match_id)
     assert len(sheet["hands"]) == 1 and sheet["next"]["number"] == 2
     assert sheet["version"] == 4 and count(app, Change) == 4
-    assert history(table, match_id).count("tricks") == 1
+    assert history(table, match_id).count("Anna 1 trick") == 1
 
 
 def test_undo_sent_twice_takes_back_one_change(app, table):

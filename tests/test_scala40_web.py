@@ -242,8 +242,8 @@ def test_the_form_shows_closer_never_opened_and_taps(table):
     ("A", "K", "A K", 21),
     ("A", "A", "A A", 22),
     ("A K", "back", "A", 1),
-    ("", "Jolly", "Jolly", 25),
-    ("Jolly 10", "back", "Jolly", 25),
+    ("", "Jolly", "Joker", 25),        # the key's code; the English pad says Joker
+    ("Jolly 10", "back", "Joker", 25),
     ("10+15+8", "show", "10+15+8", 33),
     ("10 D", "show", "10 D", 20),
 ])

@@ -181,7 +181,7 @@ def test_quarantotto_pdf(table, client):
     assert "Final ranking " + ranking_line(sheet) in text
     assert "1. Anna 60 2. Bruno 35 2. Dario 35 4. Carla 25" in text
     assert "Carla (first dealer)" in text
-    assert "Match length: players" in text
+    assert "Match length: One game per player" in text
     # Each game: points in hand, score and running total per player; ✓ the closer, ∅ the
     # stock that ran out.
     assert "1 Carla ✓ 20 20 20 0 0 20 0 0 10 10 10" in text
@@ -196,7 +196,7 @@ def test_scala40_pdf(table, client):
     text = check_common(client.get(f"/matches/{match_id}.pdf"), "scala40", sheet, 1)
     assert "Final ranking " + ranking_line(sheet) in text
     assert "1. Bruno 44" in text
-    for option in ("Match ends: elimination", "Elimination at: 101", "Re-entry: yes",
+    for option in ("Match ends: By elimination", "Elimination at: 101", "Re-entry: yes",
                    "Re-entries per player: 3", "Pairs: no", "Closing in hand doubles: yes"):
         assert option in text
     # The deals: never opened (the flat 100), a closing in hand doubling, the re-entry at 29,

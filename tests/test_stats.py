@@ -59,7 +59,9 @@ def test_figures_of_a_small_table_and_after_a_correction(app, table):
     assert before.mu > game.ratings[ids["Bruno"]].mu and before.sigma < 25 / 3
     history = game.history[ids["Anna"]]
     assert [step for step, _value in history] == [1, 2, 3]
-    assert history[1][1] < history[0][1] < history[2][1]  # down after the loss, then up
+    # the rating after each match: down after the loss, then up
+    assert history[1][1] < history[0][1] and history[2][1] > history[1][1]
+    assert history[-1][1] == before.mu  # the chart ends on the rating the page gives
 
     page = table.client.get(f"/tables/{table_id}/stats")
     assert page.status_code == 200

@@ -118,7 +118,9 @@ class Phone:
         """The path of a fresh invitation to the match's table (this phone may edit)."""
         page = self.get(f"/matches/{match_id}/share").body.decode()
         table_id = TABLE_OF.search(page).group(1)
-        page = self.post(f"/tables/{table_id}/invitations", {}).body.decode()
+        made = self.post(f"/tables/{table_id}/invitations", {})
+        assert made.status == 303, made.status
+        page = self.get(urlsplit(made.headers["Location"]).path).body.decode()
         return urlsplit(INVITATION.search(page).group(1)).path
 
     def join(self, link: str) -> None:

@@ -24,7 +24,7 @@ def test_italian_undo_and_navawhist_words(table, client):
     match_id = table.new_match("navawhist", NAMES)
     table.bid(match_id, 1)
     page = client.get(f"/matches/{match_id}", headers=IT).get_data(as_text=True)
-    assert "Annulla l&#39;ultima mossa" in page or "Annulla l'ultima mossa" in page
+    assert "Annulla: " in page
     for bid in (0, 0, 1):  # the dealer may not bid 0: the bids would add up to the 1 card
         assert table.bid(match_id, bid).status_code == 303
     page = client.get(f"/matches/{match_id}", headers=IT).get_data(as_text=True)

@@ -60,6 +60,7 @@ from ..models import (
     new_table_id,
 )
 from ..rules import GAMES, N_
+from .history import table_name
 
 FORMAT = "scorekeeper-backup"
 KINDS = ("enter", "correct", "undo", "redo")
@@ -248,14 +249,15 @@ def read_backup(raw: bytes | str, caps: Caps = UPLOAD) -> dict[str, Any]:
 
 def import_matches(data: Any, *, joining: Callable[[], Device] | None = None,
                    copies: list[tuple[str, str]] | None = None,
-                   changed: list[str] | None = None,
+                   changed: list[str] | None = None, rejoined: list[str] | None = None,
                    ) -> tuple[list[str], int, list[str]]:
     """Add the backup's tables and matches this instance lacks: (added ids, skipped,
     problems). The device ``joining()`` gives, asked once the matches are stored, becomes a
     member of the backup's tables (a keeper of those the import makes); a match added as a
     copy under a new id is appended to ``copies`` as (old id, new id); the name of a table
     here whose secret the backup no longer holds (it changed when a phone was removed) is
-    appended to ``changed``: its matches go to a new table, as copies.
+    appended to ``changed``: its matches go to a new table, as copies; the name of a table
+    here that the device becomes a member of again is appended to ``rejoined``.
 
     Every match is checked, the rules included, without touching the database; the good
     ones are stored a batch at a time (``BATCH_ROWS`` rows), each batch in a short
@@ -290,6 +292,8 @@ def import_matches(data: Any, *, joining: Callable[[], Device] | None = None,
         targets.finish(joining)
     if changed is not None:
         changed.extend(targets.changed)
+    if rejoined is not None:
+        rejoined.extend(targets.rejoined)
     return added, skipped, problems
 
 
@@ -595,6 +599,7 @@ class Targets:
         self.used: set[str] = set()
         self.phones: dict[str, list[Any]] = {}
         self.changed: list[str] = []  # tables here whose secret the backup does not hold
+        self.rejoined: list[str] = []  # tables here the joining device is a member of again
         self._kept: tuple[dict, set, set, dict] = ({}, set(), set(), {})
 
     def commit(self) -> None:
@@ -640,7 +645,7 @@ class Targets:
                secrets: dict[str, str]) -> Table | None:
         """The table to make for a backup table (None: it is here, proven by its secret)."""
         if entry is None:
-            return Table(id=new_table_id(), name=", ".join(names)[:TABLE_NAME_LENGTH])
+            return Table(id=new_table_id(), name=table_name(names))
         table_id = entry["id"] if MATCH_ID.fullmatch(entry["id"]) else None
         secret = _token(entry.get("secret"))
         name = _text(entry.get("name"), TABLE_NAME_LENGTH, "table")
@@ -678,6 +683,10 @@ class Targets:
                 member = members.setdefault((table_id, device.token), {"device": device.token})
                 # The phone that brings a table here keeps it.
                 member["keeper"] = member.get("keeper", False) or table_id in self.created
+            again = self.used - joined - self.created
+            if again:
+                self.rejoined = sorted(db.session.scalars(select(Table.name).where(
+                    Table.id.in_(again))))
         # A table the import makes keeps a keeper: the earliest of its phones when the
         # backup names none (a backup made before keepers).
         for table_id in self.created:

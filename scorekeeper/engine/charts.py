@@ -12,17 +12,23 @@ WIDTH, HEIGHT, PAD = 320, 140, 24
 # and screens draw the same colours.
 COLORS = ("#3b8ee8", "#e5534b", "#2fa84f", "#a371f7", "#f0883e", "#1fb6c9", "#c38b5f",
           "#e85aad", "#9aa0a6", "#c2c23a")
+# Each line has its own dashes as well as its colour: two lines of close colours, or two
+# lines that run together for a while, stay told apart (SVG stroke-dasharray; "" is solid).
+DASHES = ("", "7 3", "2 3", "9 3 2 3", "4 4", "1 2")
 
 
 @dataclass(frozen=True)
 class Series:
-    """One column's running totals as SVG polyline points."""
+    """One line: a column's running totals, or the ratings of players whose ratings were
+    the same after every match (partners who only played together), as polyline points."""
 
-    column: int
+    column: int  # the first of ``members``
     color: str
     points: str
     last: tuple[float, float]
-    total: int
+    total: float
+    dash: str = ""
+    members: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -36,6 +42,7 @@ class LineChart:
     hands: int
     width: int = WIDTH
     height: int = HEIGHT
+    base: int = 0  # the value of the line drawn across (at ``zero``)
 
 
 def running_chart(sheet: Sheet) -> LineChart | None:
@@ -63,33 +70,45 @@ def running_chart(sheet: Sheet) -> LineChart | None:
     for column in range(columns):
         coords = [(round(PAD + i * step, 1), y(totals[column])) for i, totals in enumerate(rows)]
         points = " ".join(f"{x},{v}" for x, v in coords)
-        color = COLORS[column % len(COLORS)]
-        series.append(Series(column, color, points, coords[-1], rows[-1][column]))
+        color, dash = _look(column)
+        series.append(Series(column, color, points, coords[-1], rows[-1][column], dash,
+                             (column,)))
     return LineChart(tuple(series), y(0), top, bottom, len(rows) - 1)
 
 
-def history_chart(histories: list[list[tuple[int, float]]], steps: int) -> LineChart | None:
-    """Lines of (step, value) points over ``steps`` steps, one per series, or None before
-    two steps: each player's rating after each rated match of a game.
+def _look(index: int) -> tuple[str, str]:
+    """The colour and dashes of the ``index``-th line: no two of the first 30 alike."""
+    return COLORS[index % len(COLORS)], DASHES[index % len(DASHES)]
 
-    >>> chart = history_chart([[(1, 5.0), (2, 7.5)], [(2, -1.0)]], 2)
-    >>> chart.top, chart.bottom, chart.series[0].total
-    (8, -1, 8)
+
+def history_chart(histories: list[list[tuple[int, float]]], steps: int,
+                  base: float = 0) -> LineChart | None:
+    """Lines of (step, value) points over ``steps`` steps, or None before two steps: each
+    player's rating after each rated match of a game, the line at ``base`` (the rating
+    everyone starts from) drawn across. Identical histories (partners who only ever played
+    together) are one line, with every one of them among its ``members``.
+
+    >>> chart = history_chart([[(1, 27.0), (2, 29.5)], [(2, 23.0)], [(2, 23.0)]], 2, 25)
+    >>> chart.top, chart.bottom, chart.series[0].total, chart.series[1].members
+    (30, 23, 29.5, (1, 2))
     """
     if steps < 2 or not histories:
         return None
     values = [v for history in histories for _step, v in history]
-    top, bottom = math.ceil(max(values + [0])), math.floor(min(values + [0]))
+    top, bottom = math.ceil(max(values + [base])), math.floor(min(values + [base]))
     span = (top - bottom) or 1
     step = (WIDTH - 2 * PAD) / steps
 
     def y(value: float) -> float:
         return round(PAD / 2 + (top - value) * (HEIGHT - PAD) / span, 1)
 
-    series = []
+    lines: dict[tuple[tuple[int, float], ...], list[int]] = {}
     for index, history in enumerate(histories):
+        lines.setdefault(tuple(history), []).append(index)
+    series = []
+    for number, (history, members) in enumerate(lines.items()):
         coords = [(round(PAD + i * step, 1), y(v)) for i, v in history]
-        color = COLORS[index % len(COLORS)]
-        series.append(Series(index, color, " ".join(f"{x},{v}" for x, v in coords),
-                             coords[-1], round(history[-1][1])))
-    return LineChart(tuple(series), y(0), top, bottom, steps)
+        color, dash = _look(number)
+        series.append(Series(members[0], color, " ".join(f"{x},{v}" for x, v in coords),
+                             coords[-1], round(history[-1][1], 1), dash, tuple(members)))
+    return LineChart(tuple(series), y(base), top, bottom, steps, base=round(base))

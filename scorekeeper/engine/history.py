@@ -14,11 +14,26 @@ from datetime import UTC, datetime, tzinfo
 from typing import Any
 
 from babel.dates import format_datetime
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 
-from ..models import Change
+from ..models import TABLE_NAME_LENGTH, Change
 from ..rules import N_
+
+
+def table_name(names: Sequence[str]) -> str:
+    """The name a table made for these players gets: their names, as many as fit whole in
+    a table's name, then how many more ("Anna, Bruno and 2 more").
+
+    A name is never cut: a player's name is at most half as long as a table's."""
+    for shown in range(len(names), 0, -1):
+        listed, rest = ", ".join(names[:shown]), len(names) - shown
+        text = listed if not rest else ngettext("%(names)s and %(num)s more",
+                                                "%(names)s and %(num)s more", rest,
+                                                names=listed)
+        if len(text) <= TABLE_NAME_LENGTH:
+            return text
+    return "Scorekeeper"
 
 
 @dataclass(frozen=True)
@@ -28,13 +43,15 @@ class Field:
     Kinds: ``seats`` (a value per player), ``sides`` (a value per side), ``seat`` (a player),
     ``side``, ``players`` (a list of players), ``tricks`` (the winner of each trick),
     ``flag`` (yes or no), ``value`` (a number or a word), ``cards`` (plays of cards).
-    The phrase takes ``%(name)s`` and ``%(value)s``.
+    The phrase takes ``%(name)s`` and ``%(value)s``; a value that is a count says
+    ``plural`` when it is not one, if the field has one (mark both with ``Nn_``).
     """
 
     kind: str
     label: str
     phrase: str
     none: str = ""  # what a stored None says, if anything
+    plural: str = ""
 
 
 @dataclass(frozen=True)
@@ -65,6 +82,13 @@ class Speaker:
         self.names = list(names)
         self.sides = [" + ".join(self.names[s] for s in side) for side in sides]
         self.fields = fields
+
+    def say(self, field: Field, name: str, value: Any, count: Any = None) -> str:
+        """The field's phrase of one value (``count``: the number it says, if not the value)."""
+        count = value if count is None else count
+        if field.plural and isinstance(count, int) and not isinstance(count, bool):
+            return ngettext(field.phrase, field.plural, count, name=name, value=value)
+        return _(field.phrase, name=name, value=value)
 
     def who(self, index: Any, kind: str) -> str:
         """The player (or side) at ``index``; — for none."""
@@ -104,7 +128,7 @@ class Speaker:
             elif field.kind in ("seats", "sides") and isinstance(value, list):
                 given = [(self.who(i, field.kind), v) for i, v in enumerate(value) if v is not None]
                 if given:
-                    first = _(field.phrase, name=given[0][0], value=given[0][1])
+                    first = self.say(field, given[0][0], given[0][1])
                     out.append(", ".join([first] + [f"{n} {v}" for n, v in given[1:]]))
             elif field.kind == "players" and isinstance(value, list):
                 out += [_(field.phrase, name=self.who(v, "seat"), value="") for v in value]
@@ -112,8 +136,8 @@ class Speaker:
                 if value:
                     out.append(_(field.phrase))
             elif value not in (None, "", []):
-                out.append(_(field.phrase, name=self.who(value, field.kind),
-                             value=self.shown(field, value)))
+                out.append(self.say(field, self.who(value, field.kind),
+                                    self.shown(field, value), value))
         return out
 
     def changes(self, old: dict[str, Any] | None, new: dict[str, Any] | None) -> list[str]:
@@ -133,15 +157,15 @@ class Speaker:
                     and isinstance(before, list) and len(before) == len(after):
                 for i, (was, now) in enumerate(zip(before, after, strict=True)):
                     if was != now:
-                        said = _(field.phrase, name=self.who(i, field.kind),
-                                 value="—" if now is None else now)
+                        said = self.say(field, self.who(i, field.kind),
+                                        "—" if now is None else now)
                         out.append(_("%(change)s (was %(old)s)", change=said,
                                      old="—" if was is None else was))
             elif field.kind == "flag":
                 out.append(_(field.phrase) if after else _("not %(what)s", what=_(field.phrase)))
             else:
-                said = _(field.phrase, name=self.who(after, field.kind),
-                         value=self.shown(field, after))
+                said = self.say(field, self.who(after, field.kind),
+                                self.shown(field, after), after)
                 out.append(_("%(change)s (was %(old)s)", change=said,
                              old=self.shown(field, before)))
         return out
@@ -219,25 +243,38 @@ def entries(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
 SHORT = 24  # the longest fact a button says whole: a bid, a deal's result
 
 
+def _step_what(wording: Speaker, words: Words, change: Change, before: Any,
+               after: Any) -> str:
+    """What taking back ``change`` (from ``before`` to ``after``) does, in a few words: one
+    short fact names itself ("Anna bid 2"); anything longer is named by its hand."""
+    facts = [] if not after else (
+        wording.changes(before, after) if before else wording.facts(after))
+    if len(facts) == 1 and len(facts[0]) <= SHORT:
+        return facts[0]
+    return _(words.numbered, n=change.number)
+
+
 def step_labels(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
                 undoable: Change | None, redoable: Change | None) -> tuple[str | None, str | None]:
     """What Undo and Redo would take back, in words ("Undo: Anna bid 2", "Redo: Hand 4");
     None where there is nothing to take back."""
     wording = Speaker(words.fields, names, sides)
+    return (None if undoable is None else _(N_("Undo: %(what)s"), what=_step_what(
+                wording, words, undoable, undoable.old, undoable.new)),
+            None if redoable is None else _(N_("Redo: %(what)s"), what=_step_what(
+                wording, words, redoable, redoable.new, redoable.old)))
 
-    def said(change: Change | None, before: Any, after: Any, template: str) -> str | None:
-        if change is None:
-            return None
-        if not after:
-            facts = []
-        else:
-            facts = wording.changes(before, after) if before else wording.facts(after)
-        # One short fact names itself ("Anna bid 2"); anything longer is named by its hand.
-        what = facts[0] if len(facts) == 1 and len(facts[0]) <= SHORT else _(
-            words.numbered, n=change.number)
-        return _(template, what=what)
 
-    return (said(undoable, undoable and undoable.old, undoable and undoable.new,
-                 N_("Undo: %(what)s")),
-            said(redoable, redoable and redoable.new, redoable and redoable.old,
-                 N_("Redo: %(what)s")))
+def step_done(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
+              undoable: Change | None, redoable: Change | None, step: str) -> str | None:
+    """What the undo or redo (``step``) just made did, from what Undo and Redo would take
+    back now: "Undone: Anna bid 2." (what Redo would put back), "Redone: Hand 4." (what Undo
+    would take back again); None when there is no such change (another phone's since)."""
+    wording = Speaker(words.fields, names, sides)
+    if step == "undo" and redoable is not None:
+        return _(N_("Undone: %(what)s."), what=_step_what(
+            wording, words, redoable, redoable.new, redoable.old))
+    if step == "redo" and undoable is not None:
+        return _(N_("Redone: %(what)s."), what=_step_what(
+            wording, words, undoable, undoable.old, undoable.new))
+    return None

@@ -41,7 +41,8 @@ class Printing:
     (``detail``, for a column of a row) and the words of the legend that names the parts
     of a cell; its leading columns; the marks its events print beside the hand's number;
     the blank rows a match in progress goes on with (hand number and dealer), when the game
-    knows them; and the CSV's headings."""
+    knows them; and the CSV's headings, and the inputs of a hand it gives per column before
+    the points (``csv_inputs``: a heading and the value for a row's column)."""
 
     detail: Cell
     parts: tuple[str, str, str]
@@ -52,6 +53,7 @@ class Printing:
     csv_points: str | None = None  # what each points column says before the players' names
     csv_totals: str = N_("Total")
     csv_total_row: Callable[[Sheet], list[Any]] | None = None  # under the points columns
+    csv_inputs: tuple[tuple[str, Callable[[Row, int], Any]], ...] = ()
 
 
 def open_rows(sheet: Sheet, left: int = 0) -> list[tuple[int, int | None]]:
@@ -102,7 +104,7 @@ class PrintedSheet:
     omitted: int = 0  # rows of the match before the first one printed
 
 
-def _number(value: Any) -> str:
+def number_text(value: Any) -> str:
     """A figure as printed: a real minus sign, nothing for None."""
     if value is None:
         return ""
@@ -133,7 +135,7 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
         return tuple(cells)
 
     shown = sheet.rows[-last:] if len(sheet.rows) > last else sheet.rows
-    figures = [[(detail(sheet, row, c), _number(row.points[c]), _number(row.totals[c]))
+    figures = [[(detail(sheet, row, c), number_text(row.points[c]), number_text(row.totals[c]))
                 for c in range(len(sheet.columns))] for row in shown]
     gap = " " if len(sheet.columns) > PORTRAIT_COLUMNS else "  "
     widths = [max([len(cell[i]) for cells in figures for cell in cells] + [1]) for i in range(3)]
@@ -190,13 +192,16 @@ def csv_rows(match: Match, sheet: Sheet, names: Sequence[str],
     points = [f"{_(printing.csv_points)}: {c}" for c in columns] if printing.csv_points \
         else columns
     totals = [f"{_(printing.csv_totals)}: {c}" for c in columns]
+    inputs = [f"{_(heading)}: {c}" for heading, _value in printing.csv_inputs for c in columns]
     rows: list[list[Any]] = [[_(printing.csv_number)] + ([_("Dealer")] if dealt else [])
-                             + points + totals]
+                             + inputs + points + totals]
     for row in sheet.rows:
         dealer = [names[row.dealer] if row.dealer is not None else ""] if dealt else []
-        rows.append([row.number] + dealer + ["" if p is None else p for p in row.points]
+        given = [value(row, c) for _heading, value in printing.csv_inputs
+                 for c in range(len(columns))]
+        rows.append([row.number] + dealer + given + ["" if p is None else p for p in row.points]
                     + list(row.totals))
-    blank = [""] if dealt else []
+    blank = ([""] if dealt else []) + [""] * len(inputs)
     if printing.csv_total_row is not None:
         rows.append([_("Total")] + blank + printing.csv_total_row(sheet) + list(sheet.totals))
     else:

@@ -96,17 +96,41 @@ class Line:
         return figure.value(self.counts)
 
 
+START = 25.0  # every player's rating before a first match (openskill's mu)
+# The uncertainty a rating has before a first match (three of openskill's sigma), and the
+# shares of it under which a rating is taking shape, then settled.
+START_UNCERTAINTY = 25.0
+SHAPING, SETTLED = 2 / 3, 1 / 3
+
+
 @dataclass(frozen=True)
 class Rating:
-    """A player's skill rating in a game: mean and uncertainty (openskill)."""
+    """A player's skill rating in a game: mean and standard deviation (openskill)."""
 
     mu: float
     sigma: float
 
     @property
+    def uncertainty(self) -> float:
+        """How far the skill may be from the rating: three deviations, nearly sure."""
+        return 3 * self.sigma
+
+    @property
     def ordinal(self) -> float:
-        """The rating shown: the mean less three uncertainties, a cautious estimate."""
-        return self.mu - 3 * self.sigma
+        """What the players are ranked by: the rating less its uncertainty, the skill a
+        player has almost surely; a player who has played little ranks low."""
+        return self.mu - self.uncertainty
+
+    @property
+    def certainty(self) -> str:
+        """How sure the rating is, as a code: uncertain, shaping or settled.
+
+        >>> [Rating(25, s).certainty for s in (25 / 3, 4, 2)]
+        ['uncertain', 'shaping', 'settled']
+        """
+        if self.uncertainty <= SETTLED * START_UNCERTAINTY:
+            return "settled"
+        return "shaping" if self.uncertainty <= SHAPING * START_UNCERTAINTY else "uncertain"
 
 
 @dataclass
@@ -119,8 +143,21 @@ class GameStats:
     players: dict[int, Line] = field(default_factory=lambda: defaultdict(Line))
     sides: dict[tuple[int, ...], Line] = field(default_factory=lambda: defaultdict(Line))
     ratings: dict[int, Rating] = field(default_factory=dict)
+    # each rated player's rating (mu) after each rated match they played: (step, rating)
     history: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
     rated: int = 0
+
+    def counted(self, order: list[int], count: str | None = None) -> list[int]:
+        """The players, in ``order``, with something counted (``count``, or any count):
+        a player with no hand or deal yet has no figure to show."""
+        return [p for p in order if p in self.players and (
+            self.players[p].counts[count] if count else any(self.players[p].counts.values()))]
+
+    def ranked(self, order: list[int]) -> list[int]:
+        """The rated players, highest ranked first (by ``Rating.ordinal``), ties in
+        ``order``."""
+        return sorted((p for p in order if p in self.ratings),
+                      key=lambda p: -self.ratings[p].ordinal)
 
 
 @dataclass
@@ -219,7 +256,7 @@ def _rate(table_id: str, game: str, stats: GameStats, everything: list[Facts]) -
     state: dict[int, tuple[float, float]] = dict(run.states.get(start, {}))
     run = Run(run.rated[:start], run.after[:start],
               {k: v for k, v in run.states.items() if k <= start})
-    model = PlackettLuce()
+    model = PlackettLuce(mu=START, sigma=START_UNCERTAINTY / 3)
     for facts in rated[start:]:
         teams = [[model.rating(*state.get(p, (model.mu, model.sigma))) for p in column]
                  for column in facts.columns]
@@ -239,8 +276,8 @@ def _rate(table_id: str, game: str, stats: GameStats, everything: list[Facts]) -
     stats.ratings = {p: Rating(mu, sigma) for p, (mu, sigma) in state.items()}
     history: dict[int, list[tuple[int, float]]] = defaultdict(list)
     for step, after in enumerate(run.after, start=1):
-        for player, (mu, sigma) in after.items():
-            history[player].append((step, Rating(mu, sigma).ordinal))
+        for player, (mu, _sigma) in after.items():
+            history[player].append((step, mu))
     stats.history = dict(history)
 
 

@@ -12,6 +12,7 @@ points no hand can hold as they are entered.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from types import ModuleType
@@ -110,6 +111,8 @@ def pad_state(game: str, seat: int, text: Any, names: list[str], *,
     what the rules point out about it (``nobody_closed``: the stock ran out)."""
     text = "" if text is None else str(text).strip()
     pad = PADS[game]
+    if JOLLY in pad.keys:  # a game with jokers names them in the viewer's language
+        text = cards_said(text)
     try:
         points = pad.rules.keypad_points(text, seat=seat)
     except RuleError as error:
@@ -162,21 +165,31 @@ def cards(match_id: str):
                            stock=request.form.get("closer") == STOCK)
 
 
+JOKER_WORD = re.compile(r"\b(?:jolly|joker)\b", re.IGNORECASE)
+
+
+def cards_said(text: str) -> str:
+    """Cards as typed or tapped, the joker named in the viewer's language ("Joker" in
+    English, "Jolly" in Italian); the rules read either word."""
+    return JOKER_WORD.sub(_("Joker"), text)
+
+
 def values_text(game: str) -> str:
     """The card values of ``game`` that differ from face value, as its rules give them."""
-    return describe_values(PADS[game].rules.card_values())
+    return describe_values(PADS[game].rules.card_values(), _("Joker"))
 
 
-def describe_values(values: list[tuple[str, int]]) -> str:
-    """(rank, points) pairs as text, leaving out the cards worth their face value.
+def describe_values(values: list[tuple[str, int]], joker: str = JOLLY) -> str:
+    """(rank, points) pairs as text, leaving out the cards worth their face value; the
+    joker is called ``joker``.
 
-    >>> describe_values([("A", 11), ("7", 7), ("J", 10), ("Q", 10), ("*", 25)])
-    'A 11 · J Q 10 · Jolly 25'
+    >>> describe_values([("A", 11), ("7", 7), ("J", 10), ("Q", 10), ("*", 25)], "Joker")
+    'A 11 · J Q 10 · Joker 25'
     """
     groups: dict[int, list[str]] = {}
     for rank, points in values:
         if not rank.isdecimal() or int(rank) != points:
-            groups.setdefault(points, []).append(JOLLY if rank == "*" else rank)
+            groups.setdefault(points, []).append(joker if rank == "*" else rank)
     return " · ".join(f"{' '.join(ranks)} {points}" for points, ranks in groups.items())
 
 
@@ -191,4 +204,4 @@ def attach(bp: Blueprint, rules: ModuleType, keys: tuple[str, ...] = RANKS,
 
 TEMPLATE_GLOBALS = {"cardpad_state": pad_state, "cardpad_keys": lambda game: PADS[game].keys,
                     "card_values_text": values_text}
-TEMPLATE_FILTERS = {"entry_kind": entry_kind}
+TEMPLATE_FILTERS = {"entry_kind": entry_kind, "cards_said": cards_said}

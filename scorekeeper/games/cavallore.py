@@ -1,8 +1,9 @@
 """Cavallo Re at the table: a solitaire log, one deal at a time by the cards placed.
 
-A log may be kept for up to six players at once, each with their own deals: the page
-remembers whose deal it is (``?seat=``), and every deal can be corrected. Statistics and
-the expected odds come from the rules engine's status; this module only lays them out.
+A log may be kept for up to six players at once, each with their own deals, taken in
+turn: the next deal is the next player's unless the page asks for another (``?seat=``),
+and every deal can be corrected. Statistics and the expected odds come from the rules
+engine's status; this module only lays them out.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from ..engine.ledger import Conflict, save_hand
 from ..engine.printing import Printing, no_detail
 from ..engine.sheets import compute_sheet
 from ..models import Match
-from ..rules import N_, RuleError, Sheet, cavallore
+from ..rules import N_, Nn_, RuleError, Sheet, cavallore
 from ..web.access import needs_edit_right
 from ..web.entry import check_form, correcting
 from ..web.forms import HandForm, whole
@@ -30,9 +31,10 @@ bp = Blueprint("cavallore", __name__)
 EDIT = "hands/correct.html"
 
 # How the history says a hand.
+PLACED = Nn_("%(value)s card placed", "%(value)s cards placed")
 WORDS = Words(N_("Deal %(n)s"), {
     "seat": Field("seat", N_("Player"), N_("%(name)s")),
-    "placed": Field("value", N_("Cards placed"), N_("%(value)s cards placed")),
+    "placed": Field("value", N_("Cards placed"), PLACED[0], plural=PLACED[1]),
 })
 
 
@@ -114,11 +116,12 @@ def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
 
 
 def cavallore_seat(match: Match, sheet: Sheet, chosen: Any = None) -> int:
-    """Whose deal comes next: the seat chosen, else whoever played the last deal."""
+    """Whose deal comes next: the seat chosen, else the player after whoever played the
+    last deal (players take turns, in the order of the match)."""
     seat = whole(chosen)
     if isinstance(seat, int) and 0 <= seat < len(match.seats):
         return seat
-    return sheet.rows[-1].inputs["seat"] if sheet.rows else 0
+    return (sheet.rows[-1].inputs["seat"] + 1) % len(match.seats) if sheet.rows else 0
 
 
 def cavallore_quick() -> tuple[int, ...]:
@@ -145,8 +148,7 @@ def deal(match_id: str):
         save_hand(match, form.number.data, data, expected=form.version.data)
     except (RuleError, Conflict) as error:
         return answer_refusal(match, error, chosen_seat=seat)
-    return after_change(match, saved=form.number.data, chosen_seat=seat,
-                        args={"seat": seat if len(match.seats) > 1 else None})
+    return after_change(match, saved=form.number.data)  # the next player's turn
 
 
 @bp.route("/matches/<match_id>/cavallore/<int:number>/edit", methods=["GET", "POST"])

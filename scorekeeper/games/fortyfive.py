@@ -21,7 +21,7 @@ from ..engine.ledger import Conflict, save_hand
 from ..engine.printing import Lead, Printing
 from ..engine.sheets import compute_sheet
 from ..models import Match
-from ..rules import N_, Row, RuleError, Sheet, fortyfive
+from ..rules import N_, Nn_, Row, RuleError, Sheet, fortyfive
 from ..rules.cards import RANKS, SUITS, suit_symbol
 from ..rules.core import check_seat
 from ..web.access import needs_edit_right
@@ -34,10 +34,12 @@ from ..web.pages import after_change, get_match, is_htmx, refusal_over_live, ren
 bp = Blueprint("fortyfive", __name__)
 
 # How the history says a hand.
+SIDE_TRICKS = Nn_("%(name)s %(value)s trick", "%(name)s %(value)s tricks")
 WORDS = Words(N_("Hand %(n)s"), {
     "trick_winners": Field("tricks", N_("Trick winners"), N_("tricks won by %(value)s")),
     "bonus_seat": Field("seat", N_("Best trump"), N_("best trump: %(name)s")),
-    "side_tricks": Field("sides", N_("Tricks per side"), N_("%(name)s %(value)s tricks")),
+    "side_tricks": Field("sides", N_("Tricks per side"), SIDE_TRICKS[0],
+                         plural=SIDE_TRICKS[1]),
     "bonus_side": Field("side", N_("Best trump"), N_("best trump: %(name)s")),
     "trump": Field("value", N_("Trump"), N_("trump %(value)s")),
     "plays": Field("cards", N_("Cards played"), N_("cards played: %(value)s")),
@@ -246,8 +248,19 @@ def _preview(match: Match, entry: Entry) -> Entry:
         entry.result = compute_sheet(match, hands)
         entry.row = entry.result.rows[entry.number - 1]
     except RuleError as error:
-        entry.problem = rule_message(error, match.names)
+        entry.problem = rule_message(_named(match, entry, error), match.names)
     return entry
+
+
+def _named(match: Match, entry: Entry | None, error: Any) -> Any:
+    """``error`` naming the side it is about ("Anna + Carla") when the hand was entered as
+    tricks per side: the rules name a side by its first player."""
+    seat = getattr(error, "seat", None)
+    if entry is None or entry.mode != "sides" or seat is None:
+        return error
+    side = next(side for side in compute_sheet(match).columns if seat in side)
+    return RuleError(error.template, **{**error.params, "player": " + ".join(
+        match.names[s] for s in side)})
 
 
 def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
@@ -326,7 +339,8 @@ def _step(match: Match, number: int | None):
             save_hand(match, number, _data(entry, players), expected=form.version.data,
                       kind=kind)
         except (RuleError, Conflict) as error:
-            return _refused_step(match, error, _preview(match, entry), kind)
+            return _refused_step(match, _named(match, entry, error), _preview(match, entry),
+                                 kind)
         return _saved(match, entry)
     try:
         _apply(entry, action, players)

@@ -14,7 +14,7 @@ from ..engine.ledger import Conflict, save_hand
 from ..engine.printing import Lead, Printing
 from ..engine.sheets import compute_sheet
 from ..models import Match
-from ..rules import N_, Row, RuleError, Sheet, navawhist
+from ..rules import N_, Nn_, Row, RuleError, Sheet, navawhist
 from ..web.access import needs_edit_right
 from ..web.entry import addressed, check_form, correcting, stored_inputs
 from ..web.forms import BidForm, HandForm, SeatValuesForm, whole
@@ -36,9 +36,10 @@ BID = "games/navawhist/_bid.html"
 TRICKS = "games/navawhist/_tricks.html"
 
 # How the history says a hand.
+TRICKS_TAKEN = Nn_("%(name)s %(value)s trick", "%(name)s %(value)s tricks")
 WORDS = Words(N_("Hand %(n)s"), {
     "bids": Field("seats", N_("Bids"), N_("%(name)s bid %(value)s")),
-    "tricks": Field("seats", N_("Tricks"), N_("%(name)s %(value)s tricks")),
+    "tricks": Field("seats", N_("Tricks"), TRICKS_TAKEN[0], plural=TRICKS_TAKEN[1]),
     "trump": Field("value", N_("Trump"), N_("trump %(value)s")),
 })
 
@@ -189,7 +190,9 @@ def _hands_left(sheet: Sheet) -> list[tuple[int, int | None]]:
 
 PRINTING = Printing(_bids_tricks, (N_("bid/tricks"), N_("points"), N_("running total")),
                     lead=(Lead(N_("Cards"), "cards", _cards, before_dealer=True),),
-                    blank_rows=_hands_left)
+                    blank_rows=_hands_left,
+                    csv_inputs=((N_("Bid"), lambda row, seat: row.inputs["bids"][seat]),
+                                (N_("Tricks"), lambda row, seat: row.inputs["tricks"][seat])))
 
 # A player's column of the blank sheet holds bid, tricks and total: 4 fit a portrait page.
 SPEC = GameSpec(navawhist.GAME, bp, WORDS, PRINTING, blank_portrait_columns=4,

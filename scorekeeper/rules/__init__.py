@@ -4,7 +4,7 @@
 """
 
 from . import cavallore, fortyfive, navawhist, quarantotto, scala40
-from .core import N_, Event, Note, RuleError, places
+from .core import N_, Event, Nn_, Note, RuleError, places
 from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status, optional
 
 GAMES: dict[str, Game] = {
@@ -13,5 +13,5 @@ GAMES: dict[str, Game] = {
 }
 BUILT_IN = tuple(GAMES)  # the games of this package; others may join GAMES (the GAMES setting)
 
-__all__ = ["BUILT_IN", "GAMES", "N_", "Details", "Event", "Figure", "Game", "Next", "Note",
+__all__ = ["BUILT_IN", "GAMES", "N_", "Details", "Event", "Figure", "Game", "Next", "Nn_", "Note",
            "Option", "Row", "RuleError", "Sheet", "Status", "optional", "places"]

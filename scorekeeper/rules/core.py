@@ -18,6 +18,12 @@ def N_(message: str) -> str:
     return message
 
 
+def Nn_(singular: str, plural: str) -> tuple[str, str]:
+    """Mark a message said of a count, in its singular and plural, for translation without
+    translating it: ``RuleError(*Nn_("%(n)s card", "%(n)s cards"), count="n", n=1)``."""
+    return singular, plural
+
+
 
 class Event(StrEnum):
     """Something a hand did beyond its points, as a stable code; ``label`` is what to show.
@@ -71,6 +77,7 @@ class Note(StrEnum):
     OFF_BY_ONE = "off_by_one"
     OFF_BY_MORE = "off_by_more"
     ALL_MISSED = "all_missed"
+    ALL_MISSED_CLOSEST = "all_missed_closest"
     CLOSED = "closed"
     CLOSED_IN_HAND = "closed_in_hand"
     NEVER_OPENED = "never_opened"
@@ -91,7 +98,8 @@ NOTE_LABELS = {
     Note.EXACT: N_("exact"),
     Note.OFF_BY_ONE: N_("off by one"),
     Note.OFF_BY_MORE: N_("off by two or more"),
-    Note.ALL_MISSED: N_("all missed: the closest score"),
+    Note.ALL_MISSED: N_("all missed: not the closest"),
+    Note.ALL_MISSED_CLOSEST: N_("all missed: the closest"),
     Note.CLOSED: N_("closed"),
     Note.CLOSED_IN_HAND: N_("closed in hand"),
     Note.NEVER_OPENED: N_("never opened"),
@@ -118,10 +126,19 @@ class RuleError(ValueError):
     'seat 2: bid 7 is out of range 0..5.'
     >>> err.render(player_name=lambda seat: "Anna")
     'Anna: bid 7 is out of range 0..5.'
+
+    A message said of a count has a ``plural`` too, and ``count`` names the param that
+    chooses between them:
+
+    >>> str(RuleError(*Nn_("%(n)s card dealt.", "%(n)s cards dealt."), count="n", n=1))
+    '1 card dealt.'
     """
 
-    def __init__(self, template: str, *, seat: int | None = None, **params: Any) -> None:
+    def __init__(self, template: str, plural: str = "", *, seat: int | None = None,
+                 count: str = "", **params: Any) -> None:
         self.template = template
+        self.plural = plural
+        self.count = count
         self.seat = seat
         self.params = params
         super().__init__(self.render())
@@ -130,11 +147,15 @@ class RuleError(ValueError):
         self,
         translate: Callable[[str], str] = lambda s: s,
         player_name: Callable[[int], str] | None = None,
+        translate_plural: Callable[[str, str, int], str] = lambda s, p, n: s if n == 1 else p,
     ) -> str:
-        """The message, translated by ``translate``, naming the seat's player."""
+        """The message, translated by ``translate`` (``translate_plural`` for a message
+        said of a count), naming the seat's player."""
         values = {k: translate(v) if k in TRANSLATED_PARAMS else v for k, v in self.params.items()}
         if self.seat is not None:
             values["player"] = player_name(self.seat) if player_name else f"seat {self.seat}"
+        if self.plural:
+            return translate_plural(self.template, self.plural, self.params[self.count]) % values
         return translate(self.template) % values
 
 

@@ -7,7 +7,17 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import suit_symbol
-from .core import N_, Note, RuleError, check_count, check_length, check_seat, places, running_totals
+from .core import (
+    N_,
+    Nn_,
+    Note,
+    RuleError,
+    check_count,
+    check_length,
+    check_seat,
+    places,
+    running_totals,
+)
 from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
@@ -29,7 +39,10 @@ HAND_KEYS = frozenset({"bids", "tricks", "trump"})
 EXACT = Note.EXACT
 OFF_BY_ONE = Note.OFF_BY_ONE
 OFF_BY_MORE = Note.OFF_BY_MORE
-CASE_4 = Note.ALL_MISSED
+# Case 4: the closest score, the others get 0; both count as a case-4 hand.
+CASE_4_CLOSEST = Note.ALL_MISSED_CLOSEST
+CASE_4_OTHER = Note.ALL_MISSED
+CASE_4 = (CASE_4_CLOSEST, CASE_4_OTHER)
 
 
 def _check_players(players: int) -> None:
@@ -129,13 +142,15 @@ def complete_tricks(cards: int, tricks: Sequence[Any]) -> list[Any]:
 
 def _check_hand(cards: int, bids: Sequence[Any], tricks: Sequence[Any]) -> tuple[list[int], ...]:
     if len(bids) != len(tricks):
-        raise RuleError(N_("Give as many tricks as bids: %(bids)s bids, %(tricks)s tricks."),
+        raise RuleError(N_("Give as many tricks as bids (bids: %(bids)s, tricks: %(tricks)s)."),
                         bids=len(bids), tricks=len(tricks))
     bids = [check_count(b, 0, cards, seat=s, what=N_("bid")) for s, b in enumerate(bids)]
     tricks = [check_count(t, 0, cards, seat=s, what=N_("tricks")) for s, t in enumerate(tricks)]
     if sum(tricks) != cards:
-        raise RuleError(N_("The tricks add up to %(total)s; they must add up to the %(cards)s "
-                           "cards dealt."), total=sum(tricks), cards=cards)
+        raise RuleError(*Nn_("The tricks add up to %(total)s; they must add up to the %(cards)s "
+                             "card dealt.",
+                             "The tricks add up to %(total)s; they must add up to the %(cards)s "
+                             "cards dealt."), count="cards", total=sum(tricks), cards=cards)
     return bids, tricks
 
 
@@ -144,14 +159,15 @@ def score_cases(cards: int, bids: Sequence[int],
     """Points and the case that gave them, per seat (no check of the dealer's restriction).
 
     >>> points, cases = score_cases(5, [0, 0, 4], [3, 2, 0])
-    >>> points, [case.label for case in set(cases)]
-    ([0, 3, 0], ['all missed: the closest score'])
+    >>> points, [case.value for case in cases]
+    ([0, 3, 0], ['all_missed', 'all_missed_closest', 'all_missed'])
     """
     bids, tricks = _check_hand(cards, bids, tricks)
     errors = [abs(t - b) for b, t in zip(bids, tricks, strict=True)]
     if all(e >= 2 for e in errors):
         best = min(errors)
-        return [cards - e if e == best else 0 for e in errors], [CASE_4] * len(errors)
+        return [cards - e if e == best else 0 for e in errors], \
+            [CASE_4_CLOSEST if e == best else CASE_4_OTHER for e in errors]
     points, cases = [], []
     for bid, error in zip(bids, errors, strict=True):
         if error == 0:
@@ -185,8 +201,10 @@ def score_hand(cards: int, bids: Sequence[int], tricks: Sequence[int], *,
     """
     checked, _tricks = _check_hand(cards, bids, tricks)
     if hook and checked and sum(checked) == cards:
-        raise RuleError(N_("The bids add up to the %(cards)s cards dealt, which the dealer's "
-                           "restriction forbids."), cards=cards)
+        raise RuleError(*Nn_("The bids add up to the %(cards)s card dealt, which the dealer's "
+                             "restriction forbids.",
+                             "The bids add up to the %(cards)s cards dealt, which the dealer's "
+                             "restriction forbids."), count="cards", cards=cards)
     return score_cases(cards, bids, tricks)[0]
 
 
@@ -202,9 +220,11 @@ def _check_bids(cards: int, order: list[int], bids: Sequence[Any], hook: bool) -
         if hook and position == len(order) - 1:
             forbidden = forbidden_bid(cards, [checked[s] for s in order[:-1]])
             if checked[seat] == forbidden:
-                raise RuleError(N_("%(player)s deals and may not bid %(bid)s: the bids would add "
-                                   "up to the %(cards)s cards dealt."),
-                                seat=seat, bid=forbidden, cards=cards)
+                raise RuleError(*Nn_("%(player)s deals and may not bid %(bid)s: the bids would "
+                                     "add up to the %(cards)s card dealt.",
+                                     "%(player)s deals and may not bid %(bid)s: the bids would "
+                                     "add up to the %(cards)s cards dealt."),
+                                count="cards", seat=seat, bid=forbidden, cards=cards)
     return checked
 
 
@@ -340,7 +360,7 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
             out[seat]["hands"] += 1
             out[seat]["exact"] += bid == taken
             out[seat]["error"] += abs(bid - taken)
-            out[seat]["case4"] += row.notes[seat] == CASE_4
+            out[seat]["case4"] += row.notes[seat] in CASE_4
         others = [b for seat, b in enumerate(bids) if seat != row.dealer]
         if sheet.options.get("hook") and forbidden_bid(cards, others) is not None:
             out[row.dealer]["forbidden"] += 1

@@ -26,7 +26,9 @@ STOCK_RAN_OUT = Event.STOCK_RAN_OUT
 
 OPTIONS = (
     Option("length", N_("Match length"), "choice", "players",
-           choices=(N_("players"), N_("games"), N_("target")),
+           choices=("players", "games", "target"),
+           words=(N_("One game per player"), N_("A fixed number of games"),
+                  N_("Until a total reaches the target")),
            help=N_("As many games as players (everybody deals once), a fixed number of "
                    "games, or play until a total reaches the target.")),
     Option("games", N_("Number of games"), "int", 4, minimum=1, maximum=100,

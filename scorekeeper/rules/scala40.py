@@ -33,7 +33,8 @@ REENTRY = Event.REENTRY
 
 OPTIONS = (
     Option("end", N_("Match ends"), "choice", "elimination",
-           choices=(N_("elimination"), N_("deals")),
+           choices=("elimination", "deals"),
+           words=(N_("By elimination"), N_("After a fixed number of deals")),
            help=N_("By elimination (the last player left wins) or after a fixed number of "
                    "deals (the lowest total wins).")),
     Option("threshold", N_("Elimination at"), "choice", 101, choices=(101, 151, 201, 301, 501),

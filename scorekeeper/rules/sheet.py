@@ -19,9 +19,10 @@ class Option:
     """A table option chosen when a match is created.
 
     ``kind`` is ``"bool"``, ``"int"`` or ``"choice"``; ``choices`` lists the
-    allowed values of a choice (or of an int, when only some are allowed);
-    ``players`` restricts the option to those player counts (empty: any); ``when`` names
-    another option and the value it must have for this one to be in force.
+    allowed values of a choice (or of an int, when only some are allowed), ``words`` what
+    each of them says on a page, in the same order (none: the value itself); ``players``
+    restricts the option to those player counts (empty: any); ``when`` names another option
+    and the value it must have for this one to be in force.
     """
 
     key: str
@@ -34,6 +35,18 @@ class Option:
     players: tuple[int, ...] = ()
     help: str = ""
     when: tuple[str, Any] | None = None
+    words: tuple[str, ...] = ()
+
+    def word(self, value: Any) -> str:
+        """What a value of this option says on a page (a message to translate).
+
+        >>> Option("end", "Ends", "choice", "deals", choices=("deals",),
+        ...        words=("After a fixed number of deals",)).word("deals")
+        'After a fixed number of deals'
+        """
+        if value in self.choices and self.words:
+            return self.words[self.choices.index(value)]
+        return str(value)
 
     def applies(self, players: int) -> bool:
         """True when this option can be set for a table of ``players``."""

@@ -42,14 +42,15 @@ def restore():
                 raise BackupError(_("Choose a backup file."))
             copies: list[tuple[str, str]] = []
             changed: list[str] = []
+            rejoined: list[str] = []
             added, skipped, problems = import_matches(
                 read_backup(upload.read()), joining=lambda: current_device(create=True),
-                copies=copies, changed=changed)
+                copies=copies, changed=changed, rejoined=rejoined)
         except BackupError as error:
             db.session.rollback()
             return render_template("backup.html", error=str(error)), 422
         result = {"added": len(added), "skipped": skipped, "problems": problems,
-                  "copies": copies, "changed": changed}
+                  "copies": copies, "changed": changed, "rejoined": rejoined}
     return render_template("backup.html", result=result), status
 
 

@@ -44,9 +44,11 @@ def pdf_response(data: bytes, filename: str) -> Response:
 
 
 def options_in_force(game: Game, players: int, options: dict[str, Any]) -> list[tuple[str, Any]]:
-    """(label, value) of each option that applies to a table of ``players``."""
-    return [(o.label, options.get(o.key, o.default)) for o in game.options
-            if o.in_force(players, options)]
+    """(label, value) of each option that applies to a table of ``players``; a choice's
+    value as its words say it."""
+    values = [(o, options.get(o.key, o.default)) for o in game.options
+              if o.in_force(players, options)]
+    return [(o.label, o.word(value) if o.words else value) for o, value in values]
 
 
 @bp.get("/matches/<match_id>.pdf")

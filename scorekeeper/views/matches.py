@@ -38,6 +38,7 @@ from ..web.pages import (
     elsewhere_notice,
     get_match,
     is_htmx,
+    joined_notice,
     match_version,
     render_sheet,
     saved_notice,
@@ -104,6 +105,8 @@ def _switched(game: Any) -> Any:
     names = [clean_name(v) for k, v in sorted(
         ((k, v) for k, v in request.form.items() if k.startswith("players-")
          and k[8:].isdecimal() and len(k) < 12), key=lambda kv: int(kv[0][8:]))]
+    while names and not names[-1]:  # the blank rows the other game opened with
+        names.pop()
     names = names[: game.max_players]
     while len(names) < _rows_at_start(game):
         names.append("")
@@ -140,7 +143,7 @@ def new():
     elif not _edit_rows(form := match_form(game)) and form.validate():
         alike = form.look_alikes(known)
         try:
-            options = game.clean_options(len(form.names()), form.option_values())
+            options = game.clean_options(len(form.named()), form.option_values())
         except RuleError as error:
             form.form_errors.append(rule_message(error))
         else:
@@ -167,11 +170,11 @@ def _create(game: str, form: Any, options: dict[str, Any]) -> Match:
     Two phones of a table may add the same new name at the same moment: the one whose
     insert loses the race reads the winner's player and tries again.
     """
-    names = form.names()
+    names = form.named()
     for attempt in range(3):
         try:
             table = table_for_new_match(request.values.get("table"), names)
-            match = Match(game=game, options=options, first_dealer=form.first_dealer.data or 0,
+            match = Match(game=game, options=options, first_dealer=form.dealer(),
                           place=clean_name(form.place.data or "") or None,
                           lang=str(get_locale()), table_id=table.id)
             for seat, player in enumerate(seat_players(table, names)):
@@ -201,6 +204,8 @@ def show(match_id: str):
     def page():
         match = get_match(match_id)
         notice = saved_notice(match, saved, request.args.get("step"))
+        if notice is None and request.args.get("joined") == "1":
+            notice = joined_notice(match, can_edit(match_id))
         return render_sheet(match, notice=notice, undoable=True,
                             **spec_of(match.game).entry_context(request.args, match))
 

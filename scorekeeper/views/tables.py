@@ -64,6 +64,7 @@ from ..web.tables import known_players, page_number, table_matches
 
 bp = Blueprint("tables", __name__)
 INVITATION_MINUTES = 10
+INVITATION_KEY = "invitation"  # the latest invitation this phone made: id, token, match
 
 
 @bp.get("/tables")
@@ -87,7 +88,8 @@ def show(table_id: str):
     return render_template("tables/show.html", table=table, rows=rows, more=more, page=page,
                            phones=phones, me=me.id if me else None,
                            keeper=bool(mine and mine.keeper),
-                           removed=request.args.get("done") == "removed",
+                           removed=request.args.get("removed", "")[:NAME_LENGTH],
+                           joined=request.args.get("joined") == "1",
                            players=known_players(table), name_length=NAME_LENGTH, games=GAMES,
                            table_name_length=TABLE_NAME_LENGTH)
 
@@ -140,12 +142,22 @@ def _as_keeper(table: Table) -> Membership:
     return mine
 
 
-@bp.post("/tables/<table_id>/phones/<int(max=2147483647):device_id>/remove")
+def _phone_name(table: Table, device_id: int) -> str:
+    """The name a phone goes by at the table, as its page lists it ("Phone 2" unnamed)."""
+    ids = db.session.execute(select(Membership.device_id, Membership.name)
+                             .where(Membership.table_id == table.id)
+                             .order_by(Membership.joined_at)).all()
+    return next((name or _("Phone %(n)s", n=index) for index, (device, name)
+                 in enumerate(ids, start=1) if device == device_id), "")
+
+
+@bp.route("/tables/<table_id>/phones/<int(max=2147483647):device_id>/remove",
+          methods=["GET", "POST"])
 def remove_phone(table_id: str, device_id: int):
-    """Take a phone off the table: from its next request on it may change nothing. A phone
-    may leave by itself; only a keeper removes another, and the last keeper stays. The
-    table's secret changes, so that no backup made before proves membership any more, and
-    the invitations the phone made grant nothing."""
+    """Ask first (GET), then take a phone off the table: from its next request on it may
+    change nothing. A phone may leave by itself; only a keeper removes another, and the last
+    keeper stays. The table's secret changes, so that no backup made before proves
+    membership any more, and the invitations the phone made grant nothing."""
     table = get_table(table_id)
     mine = membership(table.id)
     if mine is None or mine.device_id != device_id:
@@ -155,12 +167,17 @@ def remove_phone(table_id: str, device_id: int):
         return redirect(url_for("tables.show", table_id=table.id), 303)
     if phone.keeper and _keepers(table) == 1:
         abort(403, _("This phone is the table's last keeper: name another keeper first."))
+    leaving = mine is not None and mine.device_id == device_id
+    name = _phone_name(table, device_id)
+    if request.method == "GET":
+        return render_template("tables/remove.html", table=table, device_id=device_id,
+                               phone=name, leaving=leaving)
     db.session.delete(phone)
     table.secret = new_secret()
     db.session.commit()
-    if mine is not None and mine.device_id == device_id:
+    if leaving:
         return redirect(url_for("matches.home"), 303)
-    return redirect(url_for("tables.show", table_id=table.id, done="removed"), 303)
+    return redirect(url_for("tables.show", table_id=table.id, removed=name), 303)
 
 
 @bp.post("/tables/<table_id>/phones/<int(max=2147483647):device_id>/keeper")
@@ -186,21 +203,41 @@ def _token_hash(token: str) -> str:
 
 @bp.post("/tables/<table_id>/invitations")
 def invite(table_id: str):
-    """A fresh single-use invitation: its QR code and link, valid for a few minutes."""
+    """Make a single-use invitation, valid for a few minutes, then show it (POST, redirect)."""
     table = get_table(table_id)
     token = secrets.token_urlsafe(16)
     minutes = current_app.config.get("INVITATION_MINUTES", INVITATION_MINUTES)
     mine = membership(table.id)
-    db.session.add(Invitation(table_id=table.id, token_hash=_token_hash(token),
-                              device_id=mine.device_id if mine else None,
-                              expires_at=_now() + timedelta(minutes=minutes)))
+    invitation = Invitation(table_id=table.id, token_hash=_token_hash(token),
+                            device_id=mine.device_id if mine else None,
+                            expires_at=_now() + timedelta(minutes=minutes))
+    db.session.add(invitation)
     db.session.commit()
     # Invited from a match's share page: the new phone lands on that sheet.
     match_id = request.form.get("match")
-    shown = match_id if _match_of(table, match_id) else None
-    link = share_url("tables.join_table", token=token, m=shown)
-    return render_template("tables/invite.html", table=table, link=link, minutes=minutes,
-                           qr=qr_svg(link, _("Join %(table)s", table=table.name)))
+    # Only the token's hash is stored: this phone's session keeps the link to show it again.
+    session[INVITATION_KEY] = [invitation.id, token,
+                               match_id if _match_of(table, match_id) else None]
+    return redirect(url_for("tables.invitation", table_id=table.id, number=invitation.id), 303)
+
+
+@bp.get("/tables/<table_id>/invitations/<int(max=2147483647):number>")
+def invitation(table_id: str, number: int):
+    """The invitation this phone just made: its QR code and link (a reload makes no other);
+    404 on another phone, or once this one has made a newer invitation."""
+    table = get_table(table_id)
+    kept = session.get(INVITATION_KEY)
+    stored = db.session.get(Invitation, number)
+    if not kept or kept[0] != number or stored is None or stored.table_id != table.id:
+        abort(404, _("This invitation is not shown here any more: make a new one."))
+    _number, token, match_id = kept
+    link = share_url("tables.join_table", token=token, m=match_id)
+    left = (stored.expires_at - _now()).total_seconds()
+    page = render_template(
+        "tables/invite.html", table=table, link=link, match_id=match_id,
+        minutes=max(1, -int(-left // 60)), usable=stored.used_at is None and left > 0,
+        qr=qr_svg(link, _("Join %(table)s", table=table.name)))
+    return page, {"Cache-Control": "no-store"}  # it holds the link that joins the table
 
 
 def _match_of(table: Table, match_id: str | None) -> bool:
@@ -243,10 +280,11 @@ def join_table(token: str):
             abort(403, _("This invitation has already been used: ask for a new one."))
         join(table.id)
         db.session.commit()
+    # The page it lands on says what this phone may now do.
     match_id = request.args.get("m")
     if _match_of(table, match_id):
-        return redirect(url_for("matches.show", match_id=match_id), 303)
-    return redirect(url_for("tables.show", table_id=table.id), 303)
+        return redirect(url_for("matches.show", match_id=match_id, joined=1), 303)
+    return redirect(url_for("tables.show", table_id=table.id, joined=1), 303)
 
 
 @bp.post("/matches/<match_id>/rematch")

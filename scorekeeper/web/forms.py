@@ -11,6 +11,7 @@ from babel.support import Translations
 from flask import request
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
+from flask_babel import lazy_ngettext as _ln
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
 from wtforms import BooleanField, FieldList, IntegerField, SelectField, StringField
@@ -126,16 +127,26 @@ class MatchForm(Form):
     game: Game
 
     def names(self) -> list[str]:
-        """The names typed, stripped and normalised, blank ones included."""
+        """The names typed, stripped and normalised, one per row, blank ones included."""
         return [clean_name(n or "") for n in self.players.data]
 
+    def named(self) -> list[str]:
+        """The players of the match, in turn order: the rows left blank do not count."""
+        return [name for name in self.names() if name]
+
+    def dealer(self) -> int:
+        """The first dealer's seat among :meth:`named`: the row marked, or when it was left
+        blank the next row with a name (the radio starts on the first row)."""
+        rows = [row for row, name in enumerate(self.names()) if name]
+        marked = self.first_dealer.data or 0
+        return next((seat for seat, row in enumerate(rows) if row >= marked), 0)
+
     def validate_players(self, field: FieldList) -> None:
-        """Names present, short enough, distinct, as many as the game allows."""
-        names = self.names()
-        for seat, name in enumerate(names, start=1):
+        """Names short enough, distinct, as many as the game allows; blank rows are left out."""
+        names = self.named()
+        for seat, name in enumerate(self.names(), start=1):
             if not name:
-                raise ValidationError(_l("Player %(seat)s: type a name or remove the row.",
-                                         seat=seat))
+                continue
             refused = refused_character(name)
             if refused is not None:
                 visible = "".join(c for c in name if refused_character(c) is None).strip()
@@ -156,7 +167,12 @@ class MatchForm(Form):
         for name in names:
             if keys.count(name_key(name)) > 1:
                 raise ValidationError(_l("%(name)s is in this match twice.", name=name))
-        if not self.game.min_players <= len(names) <= self.game.max_players:
+        if len(names) < self.game.min_players:
+            raise ValidationError(_ln(
+                "%(game)s needs at least %(num)s player: %(named)s named.",
+                "%(game)s needs at least %(num)s players: %(named)s named.",
+                self.game.min_players, game=self.game.name, named=len(names)))
+        if len(names) > self.game.max_players:
             raise ValidationError(_l("%(game)s is played by %(low)s to %(high)s players.",
                                      game=self.game.name, low=self.game.min_players,
                                      high=self.game.max_players))
@@ -176,7 +192,7 @@ class MatchForm(Form):
         (``known``) or another name typed before it: Anna with a Cyrillic A beside Anna."""
         known = list(known)
         players = {name_key(name) for name in known}
-        names = self.names()
+        names = self.named()
         return [(name, other, " ".join(f"{c} (U+{ord(c):04X})" for c in dict.fromkeys(name)
                                        if c not in other and c.casefold() not in
                                        other.casefold()))
@@ -205,9 +221,9 @@ def match_form(game: Game, **kwargs: Any) -> MatchForm:
         if option.kind == "bool":
             field = BooleanField(label, default=option.default, description=description)
         elif option.choices:
+            choices = [SelectChoice(c, _l(option.word(c))) for c in option.choices]
             field = SelectField(label, default=option.default, description=description,
-                                choices=[SelectChoice(c, _l(str(c))) for c in option.choices],
-                                coerce=type(option.default))
+                                choices=choices, coerce=type(option.default))
         else:
             field = WholeField(label, default=option.default, description=description,
                                  validators=[Optional()])

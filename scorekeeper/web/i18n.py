@@ -5,7 +5,7 @@ from __future__ import annotations
 from urllib.parse import urlsplit
 
 from flask import Flask, current_app, request, url_for
-from flask_babel import Babel, gettext
+from flask_babel import Babel, get_translations, gettext
 
 from ..rules import RuleError
 
@@ -24,7 +24,8 @@ def select_locale() -> str:
 
 def rule_message(error: RuleError, names: list[str] | None = None) -> str:
     """A RuleError in the user's language, naming the player rather than the seat."""
-    return error.render(gettext, (lambda seat: names[seat]) if names else None)
+    return error.render(gettext, (lambda seat: names[seat]) if names else None,
+                        lambda one, many, n: get_translations().ngettext(one, many, n))
 
 
 def local_target(target: str | None) -> str:

@@ -16,16 +16,17 @@ from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from flask import abort, current_app, make_response, redirect, render_template, request, url_for
-from flask_babel import get_locale
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
 
 from ..db import db
-from ..engine.history import local_time
-from ..engine.ledger import Conflict
+from ..engine.history import local_time, step_done
+from ..engine.ledger import Conflict, steps
+from ..engine.printing import number_text
 from ..engine.sheets import compute_sheet
-from ..models import Change, Match
-from ..rules import GAMES, N_, RuleError
+from ..models import Change, Match, Table
+from ..rules import GAMES, N_, Note, RuleError
 from .games import spec_of
 from .i18n import rule_message
 
@@ -128,13 +129,58 @@ STEPPED = {"undo": N_("Undone."), "redo": N_("Redone."), "correct": N_("Correcti
 
 
 def saved_notice(match: Match, number: int | None, step: str | None = None) -> str | None:
-    """"Hand 5 saved." for a hand that is stored, what a correction, an undo or a redo
-    (``step``) did, else None."""
+    """"Hand 5 saved." for a hand that is stored, with who it put out and who won when it
+    ended the match; what a correction, an undo or a redo (``step``) did; else None."""
+    if step in ("undo", "redo"):
+        return step_done(spec_of(match.game).words, match.names, compute_sheet(match).columns,
+                         *steps(match), step) or _(STEPPED[step])
     if step in STEPPED:
         return _(STEPPED[step])
     if number is None or not 1 <= number <= len(match.hands):
         return None
-    return _(GAMES[match.game].saved, n=number)
+    return " ".join([_(GAMES[match.game].saved, n=number), *outcome(match, number)])
+
+
+def joined_notice(match: Match, editor: bool) -> str:
+    """What a phone that has just joined the match's table may now do there (``editor``:
+    it may enter scores)."""
+    name = db.session.scalar(select(Table.name).where(Table.id == match.table_id))
+    if not editor:
+        return _("This phone follows the table “%(table)s”: the sheet refreshes by itself.",
+                 table=name)
+    if compute_sheet(match).finished:
+        return _("You joined the table “%(table)s”: this phone can now correct this match and "
+                 "start new ones.", table=name)
+    return _("You joined the table “%(table)s”: this phone can now enter scores.", table=name)
+
+
+def outcome(match: Match, number: int) -> list[str]:
+    """What the sheet says hand ``number`` did beyond its points: who it put out, with their
+    total ("Carla is out (104)."), and who won when it ended the match."""
+    sheet = compute_sheet(match)
+    row = next((r for r in sheet.rows if r.number == number), None)
+    if row is None:
+        return []
+    said = []
+    for column, seats in enumerate(sheet.columns):
+        out = [seat for seat in seats if seat < len(row.notes) and row.notes[seat] == Note.OUT]
+        if out:
+            said.append(ngettext("%(names)s is out (%(total)s).", "%(names)s are out "
+                                 "(%(total)s).", len(out), names=_and(match.names, out),
+                                 total=number_text(row.totals[column])))
+    if sheet.finished and row is sheet.rows[-1] and sheet.winners:
+        seats = [seat for column in sheet.winners for seat in sheet.columns[column]]
+        said.append(ngettext("%(names)s wins.", "%(names)s win.", len(seats),
+                             names=_and(match.names, seats)))
+    return said
+
+
+def _and(names: list[str], seats: list[int]) -> str:
+    """The names of ``seats``: "Anna", "Anna and Bruno", "Anna, Bruno and Carla"."""
+    said = [names[seat] for seat in seats]
+    if len(said) == 1:
+        return said[0]
+    return _("%(names)s and %(last)s", names=", ".join(said[:-1]), last=said[-1])
 
 
 def answer_refusal(match: Match, error: RuleError | Conflict, *, at: str = "save", **context: Any):

@@ -10,8 +10,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from ..db import db
+from ..engine.history import table_name
 from ..engine.sheets import compute_sheet
-from ..models import TABLE_NAME_LENGTH, Match, Player, Seat, Table
+from ..models import Match, Player, Seat, Table
 from .access import get_table, join, my_tables
 
 PAGE = 10  # matches a page of a table's list shows
@@ -67,7 +68,7 @@ def table_for_new_match(table_id: str | None, names: list[str]) -> Table:
     its players."""
     table = chosen_table(table_id)
     if table is None:
-        table = Table(name=", ".join(names)[:TABLE_NAME_LENGTH] or "Scorekeeper")
+        table = Table(name=table_name(names))
         db.session.add(table)
         db.session.flush()
         join(table.id, keeper=True)

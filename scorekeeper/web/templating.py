@@ -7,14 +7,15 @@ from collections.abc import Mapping
 from typing import Any
 
 from flask import Flask
-from flask_babel import get_locale
+from flask_babel import format_decimal, get_locale
 from markupsafe import Markup
 
 from ..engine.cache import cache
 from ..engine.charts import history_chart, running_chart
 from ..engine.history import step_labels
 from ..engine.ledger import steps
-from ..engine.stats import GameStats
+from ..engine.printing import number_text
+from ..engine.stats import START, GameStats
 from ..models import Match, name_key
 from ..rules import Event, Note
 from ..rules.cards import SUIT_NAMES
@@ -70,9 +71,18 @@ def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
     return step_labels(spec.words, match.names, sheet.columns, *steps(match))
 
 
+def decimal(value: float | int) -> str:
+    """A figure in the user's language, one decimal when it has any: 27.8, 27,8 in
+    Italian; a negative one with a real minus sign, as :func:`number_text` prints it."""
+    text = format_decimal(abs(value), "0.0" if isinstance(value, float) else "0")
+    return f"−{text}" if value < 0 else text
+
+
 def rating_chart(stats: GameStats, order: list[int]):
-    """The chart of the players' ratings after each rated match, in ``order``."""
-    return history_chart([stats.history[p] for p in order if p in stats.history], stats.rated)
+    """The chart of the players' ratings after each rated match, in ``order``, drawn
+    around the rating every player starts from."""
+    return history_chart([stats.history[p] for p in order if p in stats.history], stats.rated,
+                         START)
 
 
 GLOBALS: Mapping[str, Any] = {
@@ -80,10 +90,13 @@ GLOBALS: Mapping[str, Any] = {
     "current_lang": lambda: str(get_locale()), "error_messages": error_messages,
     "install_theme": THEME, "leaders_of": leaders_of, "qr_svg": qr_svg,
     "ranking_of": ranking_of, "rating_chart": rating_chart, "running_chart": running_chart,
-    "secure_offer": secure_offer, "sheet_block": sheet_block, "undo_redo": undo_redo,
+    "secure_offer": secure_offer, "sheet_block": sheet_block, "start_rating": int(START),
+    "undo_redo": undo_redo,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
 }
-FILTERS: Mapping[str, Any] = {"name_key": name_key, "seat_names": seat_names}
+# "number": every score a page prints, a negative one with a real minus sign (U+2212).
+FILTERS: Mapping[str, Any] = {"decimal": decimal, "name_key": name_key, "number": number_text,
+                              "seat_names": seat_names}
 
 
 def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:

@@ -148,6 +148,25 @@
     }
   }
 
+  /* One keypad open at a time (without JavaScript every keypad stays open): a tap on another
+     player's line, or the focus coming into it, opens that one and folds the others of its
+     form. The line stays under the finger, unless its keys would open below the view: then
+     they come up into it, never under the totals strip. */
+  function unfold(event) {
+    var fold = event.target.closest ? event.target.closest(".fold") : null;
+    if (!fold || fold.classList.contains("open")) { return; }
+    var top = fold.getBoundingClientRect().top;
+    var form = fold.form || fold.closest("form") || document;
+    Array.prototype.forEach.call(form.querySelectorAll(".fold.open"),
+      function (other) { other.classList.remove("open"); });
+    fold.classList.add("open");
+    window.scrollBy(0, fold.getBoundingClientRect().top - top);
+    var box = fold.getBoundingClientRect(), strip = document.querySelector(".strip");
+    var below = box.bottom - window.innerHeight;
+    var room = box.top - (strip ? strip.getBoundingClientRect().bottom : 0);
+    if (below > 0) { window.scrollBy(0, Math.min(below, room)); }
+  }
+
   function arrived(elt) {
     var root = live();
     if (!root) { return; }
@@ -173,6 +192,8 @@
   document.addEventListener("DOMContentLoaded", function () {
     if (typeof htmx === "undefined") { return; }
     htmx.onLoad(arrived);
+    document.addEventListener("click", unfold);
+    document.addEventListener("focusin", unfold);
     document.addEventListener("input", function () { if (live()) { save(live()); } });
     document.addEventListener("change", function () { if (live()) { save(live()); } });
     /* A poll answered after this phone's own save shows nothing new: keep the page. One
@@ -202,7 +223,14 @@
       var notice = document.getElementById("notice"), elt = event.detail.elt;
       if (notice && !restoring && elt !== document.body && elt !== live()
           && !notice.contains(elt)) {
-        notice.remove();
+        /* A bid keeps the notice in its place, spent, while the bids go on (app.css): the
+           bid keys below it stay under the finger. */
+        if (elt.closest("#bid-form")) {
+          notice.classList.add("spent");
+          notice.inert = true;
+        } else {
+          notice.remove();
+        }
       }
     });
     setInterval(poll, POLL_MS);

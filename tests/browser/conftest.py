@@ -43,7 +43,9 @@ def invitation_path(table, match_id: str) -> str:
     """A fresh invitation to the match's table, made on its share page by a phone of it."""
     share = table.client.get(f"/matches/{match_id}/share").get_data(as_text=True)
     table_id = re.search(r'/tables/([^/"]+)/invitations', share).group(1)
-    page = table.post(f"/tables/{table_id}/invitations", {"match": match_id})
+    made = table.post(f"/tables/{table_id}/invitations", {"match": match_id})
+    assert made.status_code == 303  # made, then shown at an address a reload only shows
+    page = table.client.get(made.headers["Location"])
     return urlsplit(re.search(r'data-invite="([^"]+)"', page.get_data(as_text=True)).group(1)) \
         ._replace(scheme="", netloc="").geturl()
 

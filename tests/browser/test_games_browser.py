@@ -45,9 +45,21 @@ def totals(page: Page) -> list[int]:
     return [int(re.search(r"-?\d+", cell).group()) for cell in cells]
 
 
-def tap(page: Page, seat: int, key: str) -> None:
-    """One key of ``seat``'s card keypad."""
+def unfold(page: Page, fold: str) -> bool:
+    """Open the line ``fold`` (a selector) when its keys are folded away, by a tap on it: one
+    player's keys are open at a time, the others are one line each. True when it took a tap."""
+    keys = page.locator(f"{fold} .keypad").first
     settled(page)
+    if keys.is_visible():
+        return False
+    page.locator(fold).click(position={"x": 12, "y": 12})
+    expect(keys).to_be_visible()
+    return True
+
+
+def tap(page: Page, seat: int, key: str) -> None:
+    """One key of ``seat``'s card keypad (its line opened first when it is folded)."""
+    unfold(page, f".hand-entry:has(#pad-{seat})")
     page.locator(f"#pad-{seat} button[value='{seat}:{key}']").click()
 
 
@@ -76,7 +88,7 @@ def test_scala40_deal_with_the_card_keypad(page, live_server):
     expect(value).to_have_text("21")
     tap(page, 1, "Jolly")
     expect(value).to_have_text("46")
-    expect(page.locator("#values-1")).to_have_value("A K Jolly")
+    expect(page.locator("#values-1")).to_have_value("A K Joker")  # the English pad's word
     shot(page, "scala40-keypad")
     page.locator("#pad-1 button.back").click()
     expect(value).to_have_text("21")

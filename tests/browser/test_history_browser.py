@@ -57,8 +57,8 @@ def test_history_in_italian_with_names_and_local_times(browser: Browser, live_se
         # Every entry is a sentence naming players; the bids of a hand are one entry.
         assert any(s.startswith("Mano 2:") and "Anna dichiara 2" in s and "Dario 1" in s
                    for s in summaries), summaries
-        assert any(s.startswith("Mano 1: correzione:") and "Anna prese 0 (prima 1)" in s
-                   and "Dario prese 1 (prima 0)" in s for s in summaries), summaries
+        assert any(s.startswith("Mano 1: correzione:") and "Anna 0 prese (prima 1)" in s
+                   and "Dario 1 presa (prima 0)" in s for s in summaries), summaries
         assert sum(s.startswith("Mano 3: Anna dichiara") for s in summaries) == 1  # one entry
         assert summaries[0].startswith("Mano 3: inserimento annullato")  # five undos: one entry
         assert sum("annullat" in s for s in summaries) == 2  # the undo, and what it undid

@@ -7,6 +7,8 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from .test_games_browser import unfold
+
 pytestmark = pytest.mark.browser
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
@@ -36,6 +38,7 @@ def bid(page: Page, value: int) -> None:
 
 def tricks(page: Page, taken: list[int]) -> None:
     for seat, count in enumerate(taken):
+        unfold(page, f"#tricks fieldset.seat-keys:has(input[name='values-{seat}'])")
         page.locator(f"label.key:has(input[name='values-{seat}'][value='{count}'])").click()
         expect(page.locator(f"input[name='values-{seat}'][value='{count}']")).to_be_checked()
     page.locator("button[value=save]").click()
@@ -74,9 +77,12 @@ def test_play_three_hands_with_the_forbidden_bid(page, live_server):
         bid(page, value)
     expect(page.locator(".keypad button[value='2']")).to_be_disabled()
     bid(page, 0)
-    # The tricks left to assign follow the taps; the last one fills itself in.
+    # The tricks left to assign follow the taps; the last one fills itself in. Dario bids
+    # first, so his keys are the ones open: Anna's and Bruno's lines are opened by a tap.
+    unfold(page, "#tricks fieldset.seat-keys:has(input[name='values-0'])")
     page.locator("label.key:has(input[name='values-0'][value='1'])").click()
     expect(page.locator(".left")).to_contain_text("2")
+    unfold(page, "#tricks fieldset.seat-keys:has(input[name='values-1'])")
     page.locator("label.key:has(input[name='values-1'][value='2'])").click()
     expect(page.locator(".left")).to_contain_text("0")
     expect(page.locator(".preview").first).to_be_visible()

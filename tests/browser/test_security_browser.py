@@ -17,6 +17,7 @@ from playwright.sync_api import Browser, Page, expect
 from scorekeeper.rules import GAMES, fortyfive
 
 from .conftest import invitation_path, settled, shot, take_pen
+from .test_games_browser import unfold
 
 pytestmark = pytest.mark.browser
 
@@ -248,6 +249,7 @@ def play_ui(page: Page, game: str, hand: int) -> None:
         for seat, count in enumerate([1, hand - 1, 0]):  # one card, then two
             settled(page)
             choice = f"input[name='values-{seat}'][value='{count}']"
+            unfold(page, f"#tricks fieldset.seat-keys:has({choice})")
             page.locator(f"label.key:has({choice})").click()
             expect(page.locator(choice)).to_be_checked()
         settled(page)
@@ -262,6 +264,7 @@ def play_ui(page: Page, game: str, hand: int) -> None:
         page.fill("#values-1", "10+5")
         page.locator("#values-1").press("Tab")
         expect(page.locator("#pad-value-1")).to_have_text("15")
+        unfold(page, ".hand-entry:has(#pad-2)")
         if game == "scala40":
             page.locator("#never-2").check()
             expect(page.locator("#pad-2")).to_have_count(0)

@@ -54,7 +54,8 @@ def test_invitation_by_qr_code_from_one_phone_to_another(make_page, live_server,
 
     guest.goto(live_server + link[link.index("/join/"):])
     guest.get_by_role("button", name="Join the table").click()
-    guest.wait_for_url(re.compile(r".*/tables/[\w-]+$"))
+    guest.wait_for_url(re.compile(r".*/tables/[\w-]+\?joined=1$"))
+    expect(guest.locator("p.notice[role=status]")).to_contain_text("You joined the table")
     guest.fill("#phone-name", "Bruno's phone")
     guest.get_by_role("button", name="Save").click()
     guest.goto(f"{live_server}/matches/{match_id}")
@@ -69,8 +70,11 @@ def test_invitation_by_qr_code_from_one_phone_to_another(make_page, live_server,
     expect(keeper.locator(".phones li")).to_have_count(2)
     expect(keeper.locator(".phones")).to_contain_text("Bruno's phone")
     shot(keeper, "table-two-phones")
+    keeper.get_by_role("link", name="Remove Bruno's phone").click()
+    expect(keeper.locator("h1")).to_have_text("Remove Bruno's phone?")
     keeper.get_by_role("button", name="Remove Bruno's phone").click()
     expect(keeper.locator(".phones li")).to_have_count(1)
+    expect(keeper.locator("p.notice[role=status]")).to_contain_text("Bruno's phone removed")
     # The removed phone still follows the sheet, but may change nothing from now on.
     guest.reload()
     expect(guest.locator("input[name=bid], button[name=bid]")).to_have_count(0)

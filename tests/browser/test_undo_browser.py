@@ -33,14 +33,14 @@ def test_undo_redo_and_the_undo_of_a_redo(page, live_server):
     shot(page, "undo-0-saved")
 
     step(page, "Undo: Deal 2")
-    expect(page.locator("#notice")).to_contain_text("Undone.")
+    expect(page.locator("#notice")).to_contain_text("Undone: Deal 2.")
     expect(page.locator("#deal-2")).to_have_count(0)
     expect(page.locator(".entry h2")).to_have_text("Deal 2")
     expect(page.locator("#deal-1")).to_contain_text("won")  # only the latest is taken back
     shot(page, "undo-1-undone")
 
     step(page, "Redo: Deal 2")
-    expect(page.locator("#notice")).to_contain_text("Redone.")
+    expect(page.locator("#notice")).to_contain_text("Redone: Deal 2.")
     expect(page.locator("#deal-2")).to_contain_text("30")
     expect(page.locator(".entry h2")).to_have_text("Deal 3")
     shot(page, "undo-2-redone")

@@ -41,13 +41,14 @@ TABLE: dict[int, list[int]] = {
 HANDS = dict(zip(range(2, 11), [18, 18, 16, 15, 18, 14, 16, 18, 20], strict=True))
 PLAYER_COUNTS = list(range(2, 11))
 
-EXACT, OFF_BY_ONE, OFF_BY_MORE, CASE_4 = Note.EXACT, Note.OFF_BY_ONE, Note.OFF_BY_MORE, \
-    Note.ALL_MISSED
+EXACT, OFF_BY_ONE, OFF_BY_MORE = Note.EXACT, Note.OFF_BY_ONE, Note.OFF_BY_MORE
+CLOSEST, OTHER = Note.ALL_MISSED_CLOSEST, Note.ALL_MISSED
 
 
 def test_the_cases_read_as_the_rules_name_them() -> None:
-    assert [case.label for case in (EXACT, OFF_BY_ONE, OFF_BY_MORE, CASE_4)] == [
-        "exact", "off by one", "off by two or more", "all missed: the closest score"]
+    assert [case.label for case in (EXACT, OFF_BY_ONE, OFF_BY_MORE, CLOSEST, OTHER)] == [
+        "exact", "off by one", "off by two or more", "all missed: the closest",
+        "all missed: not the closest"]
 
 
 def order_of(players: int, dealer: int) -> list[int]:
@@ -200,7 +201,7 @@ def test_n5_examples(bids: list[int], tricks: list[int], expected: list[int]) ->
 def test_case_4_example_three_players() -> None:
     points, notes = score_cases(5, [0, 0, 4], [3, 2, 0])
     assert points == [0, 3, 0]
-    assert notes == [CASE_4] * 3
+    assert notes == [OTHER, CLOSEST, OTHER]
     assert score_hand(5, [0, 0, 4], [3, 2, 0]) == [0, 3, 0]
     # Seat 2 deals after seats 0 and 1 bid 0 and 0: 5 is the forbidden bid.
     assert bidding_order(3, 2) == [0, 1, 2]
@@ -210,12 +211,13 @@ def test_case_4_example_three_players() -> None:
 
 def test_case_4_two_players_split_tricks() -> None:
     assert score_hand(4, [0, 0], [2, 2]) == [2, 2]
-    assert score_cases(4, [0, 0], [2, 2])[1] == [CASE_4, CASE_4]
+    assert score_cases(4, [0, 0], [2, 2])[1] == [CLOSEST, CLOSEST]
 
 
 def test_case_4_everybody_scores_zero() -> None:
     assert score_hand(3, [0, 3, 3], [3, 0, 0]) == [0, 0, 0]
-    assert score_cases(3, [0, 3, 3], [3, 0, 0])[1] == [CASE_4] * 3
+    # Every error is 3: all are the closest, with n - e = 0.
+    assert score_cases(3, [0, 3, 3], [3, 0, 0])[1] == [CLOSEST] * 3
 
 
 def test_case_4_overrides_case_3() -> None:
@@ -330,8 +332,11 @@ def test_case_4_happens_exactly_when_everybody_misses_by_two(
     cards, bids, tricks = hand
     _, notes = score_cases(cards, bids, tricks)
     everybody_far = all(abs(t - b) >= 2 for b, t in zip(bids, tricks, strict=True))
-    assert (notes == [CASE_4] * len(bids)) == everybody_far
-    assert (CASE_4 in notes) == everybody_far
+    assert all(note in (CLOSEST, OTHER) for note in notes) == everybody_far
+    assert (CLOSEST in notes or OTHER in notes) == everybody_far
+    if everybody_far:
+        errors = [abs(t - b) for b, t in zip(bids, tricks, strict=True)]
+        assert notes == [CLOSEST if e == min(errors) else OTHER for e in errors]
 
 
 @given(any_hand)
@@ -339,7 +344,7 @@ def test_outside_case_4_each_player_scores_on_their_own(
         hand: tuple[int, list[int], list[int]]) -> None:
     cards, bids, tricks = hand
     points, notes = score_cases(cards, bids, tricks)
-    assume(CASE_4 not in notes)
+    assume(CLOSEST not in notes)
     for bid, took, point, note in zip(bids, tricks, points, notes, strict=True):
         if took == bid:
             assert (point, note) == (cards + bid, EXACT)
@@ -418,7 +423,8 @@ def test_case_4_example_on_the_sheet() -> None:
     assert error.params["bid"] == 5
     sheet = build_sheet(3, [*before, {"bids": [0, 0, 4], "tricks": [3, 2, 0]}], first_dealer=1)
     row = sheet.rows[-1]
-    assert (row.number, row.dealer, row.points, row.notes) == (5, 2, (0, 3, 0), (CASE_4,) * 3)
+    assert (row.number, row.dealer, row.points, row.notes) == (5, 2, (0, 3, 0),
+                                                                   (OTHER, CLOSEST, OTHER))
     assert row.inputs == {"bids": [0, 0, 4], "tricks": [3, 2, 0], "trump": None, "cards": 5}
     assert sheet.totals == tuple(sum(r.points[s] for r in sheet.rows) for s in range(3))
 

@@ -60,7 +60,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/ruff check .
 
 babel: $(VENV)/.installed-test
-	$(BIN)/pybabel extract -F babel.cfg -k N_ -k Nn_:1,2 -k _l -o scorekeeper/translations/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k N_ -k Nn_:1,2 -k _l -k _ln:1,2 -o scorekeeper/translations/messages.pot .
 	$(BIN)/pybabel update -i scorekeeper/translations/messages.pot -d scorekeeper/translations
 
 clean:

@@ -38,7 +38,7 @@ def test_pdf_of_a_finished_navawhist_match(table, client):
     for name in NAMES[:4]:
         assert name in text
     for total in sheet["totals"]:
-        assert (str(total) if total >= 0 else f"-{-total}") in text
+        assert (str(total) if total >= 0 else f"\u2212{-total}") in text  # a true minus
     assert "Final ranking" in text
     winner = sheet["ranking"][0]
     flat = text.replace("\n", " ")

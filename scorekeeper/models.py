@@ -4,6 +4,7 @@ each hand; no scoring here."""
 from __future__ import annotations
 
 import functools
+import hashlib
 import re
 import secrets
 import unicodedata
@@ -181,13 +182,15 @@ class Table(db.Model):
     """A group that plays together: its players, its matches and the phones that belong to it.
 
     ``version`` increases with every change to any of its matches (statistics are cached by
-    it); ``secret`` is what a backup of the table carries to prove membership.
+    it); ``secret`` is what a backup of the table carries to prove membership;
+    ``screen_token`` is the read-only secret in the address of the table's screen.
     """
 
     __tablename__ = "tables"
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_table_id)
     name: Mapped[str] = mapped_column(String(TABLE_NAME_LENGTH))
     secret: Mapped[str] = mapped_column(String(32), default=new_secret)
+    screen_token: Mapped[str] = mapped_column(String(32), default=new_secret)
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=_now)
     updated_at: Mapped[datetime] = mapped_column(default=_now)
@@ -219,8 +222,15 @@ class Membership(db.Model):
     keeper: Mapped[bool] = mapped_column(default=False, server_default=false())
 
 
+def token_hash(token: str) -> str:
+    """What is stored of an invitation's token."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
 class Invitation(db.Model):
-    """A single-use, expiring link that makes a phone a member of a table.
+    """A single-use, expiring link that makes a phone a member of a table; or a table
+    card, printed to stand on the table, that admits up to ``max_uses`` phones until it
+    expires or a member withdraws it.
 
     Only a hash of its token is stored: the database holds nothing that opens a table.
     """
@@ -235,6 +245,11 @@ class Invitation(db.Model):
         ForeignKey("devices.id", ondelete="CASCADE"))
     expires_at: Mapped[datetime]
     used_at: Mapped[datetime | None]
+    # A table card: how many phones it admits (None: a single-use invitation), how many
+    # joined with it, and when a member withdrew it.
+    max_uses: Mapped[int | None]
+    uses: Mapped[int] = mapped_column(default=0, server_default=text("0"))
+    withdrawn_at: Mapped[datetime | None]
     created_at: Mapped[datetime] = mapped_column(default=_now)
 
 

@@ -33,7 +33,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 from werkzeug.routing import Rule
 
-from scorekeeper import create_app
+from scorekeeper import create_app, models
 from scorekeeper.db import db
 from scorekeeper.engine.sheets import compute_sheet
 from scorekeeper.models import Invitation, Match
@@ -97,6 +97,8 @@ FIELDS: dict[str, list[str]] = {
     "tables.join_table": [],
     "tables.rematch": [],
     "tables.delete_match": [],
+    "cards.make": ["until", "phones"],
+    "cards.withdraw": [],
 }
 FIELDS["quarantotto.edit"] = FIELDS["quarantotto.enter"]
 FIELDS["scala40.edit"] = FIELDS["scala40.enter"]
@@ -248,6 +250,10 @@ def plausible(name: str, ctx: Context) -> st.SearchStrategy[str | None]:
                                 "45", "120", "101", "501", "3", "10", "200"])
     if name == "next":
         return st.sampled_from(["/", "/matches/new", "/sheets"])
+    if name == "until":
+        return st.sampled_from(["2h", "6h", "midnight", "morning", "48h", ""])
+    if name == "phones":
+        return st.sampled_from(["1", "8", "12", "0", "13", "99999", "-1", "٣"])
     return TEXT
 
 
@@ -419,10 +425,23 @@ class World:
             db.session.commit()
         return token
 
+    def screen_token(self, table_id: str) -> str:
+        """The read-only token in the address of the table's screen."""
+        with self.app.app_context():
+            token = db.session.scalar(select(models.Table.screen_token).where(
+                models.Table.id == table_id))
+        return token or MISSING_ID
+
     def shown_invitation(self, table_id: str) -> int:
         """The number of an invitation this browser made to the table: the one its page
         shows again."""
         made = self.table.post(f"/tables/{table_id}/invitations", {})
+        assert made.status_code == 303, made.status_code
+        return int(made.headers["Location"].rsplit("/", 1)[1])
+
+    def shown_card(self, table_id: str) -> int:
+        """The number of a table card this browser made: the one its pages show."""
+        made = self.table.post(f"/tables/{table_id}/cards", {"until": "2h", "phones": "3"})
         assert made.status_code == 303, made.status_code
         return int(made.headers["Location"].rsplit("/", 1)[1])
 
@@ -499,12 +518,19 @@ def path_of(draw: st.DrawFn, world: World, rule: Rule, ids: dict[str, list[str]]
                 st.just(table_id), st.just(table_id), st.just(table_id), st.just(MISSING_ID),
                 TEXT.filter(lambda s: s.strip("./") and len(s) < 300)))
         if "token" in rule.arguments:
-            values["token"] = draw(st.one_of(st.just(table_id).map(world.invitation),
+            right = world.screen_token if rule.endpoint == "screens.table" else \
+                world.invitation
+            values["token"] = draw(st.one_of(st.just(table_id).map(right),
                                              TEXT.filter(lambda s: s.strip("./") and
                                                          len(s) < 300)))
     if rule.endpoint == "tables.invitation" and values["table_id"] == table_id \
             and values["number"] == 1:
         values["number"] = world.shown_invitation(table_id)
+    if rule.endpoint.startswith("cards.") and "number" in values \
+            and values["table_id"] == table_id and values["number"] == 1:
+        values["number"] = world.shown_card(table_id)
+    if "size" in rule.arguments:
+        values["size"] = draw(st.sampled_from(["a6", "a4"]))
     if "device_id" in rule.arguments:  # never this browser's own: it would leave its table
         values["device_id"] = draw(st.sampled_from([0, 999_999, 10**12]))
     if "filename" in rule.arguments:

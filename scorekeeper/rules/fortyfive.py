@@ -485,7 +485,8 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
         winners=(winner,) if winner is not None else (),
         next=None if finished else Next(len(rows) + 1, dealer, tuple(range(players)),
                                         NextHand(columns, (dealer + 1) % players, TRICKS)),
-        status=MatchStatus(target, jink, three_pairs, bool(tied), tied, by_jink, len(rows)),
+        status=MatchStatus(target, jink, three_pairs, bool(tied), tied, by_jink, len(rows),
+                           [max(target - total, 0) for total in totals]),
     )
 
 
@@ -493,7 +494,7 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
 class MatchStatus(Status):
     """A Forty-Five sheet beyond its rows: the target and the options in force, whether a
     tie at the top keeps play going (and between which sides), whether a jink won it, and
-    the hands played."""
+    the hands played, and the points each side still needs to reach the target."""
 
     target: int
     jink: bool
@@ -502,6 +503,7 @@ class MatchStatus(Status):
     tied: list[int]
     won_by_jink: bool
     played: int
+    to_go: list[int]
 
 
 @dataclass(frozen=True)

@@ -292,6 +292,16 @@ class MatchStatus(Status):
     played: int
     warnings: list[dict[str, Any]]
 
+    @property
+    def games_left(self) -> int | None:
+        """The games still to play in a match of a fixed length; None when it is played
+        to a target.
+
+        >>> MatchStatus(games=5, target=None, played=2, warnings=[]).games_left
+        3
+        """
+        return None if self.games is None else max(self.games - self.played, 0)
+
 
 @dataclass(frozen=True)
 class NextHand(Details):

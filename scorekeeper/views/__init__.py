@@ -7,6 +7,7 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """Every shared page's blueprint."""
-    from . import backups, certificate, exports, matches, site, tables
+    from . import backups, cards, certificate, exports, matches, screens, site, tables
 
-    return [site.bp, tables.bp, matches.bp, exports.bp, backups.bp, certificate.bp]
+    return [site.bp, tables.bp, matches.bp, exports.bp, backups.bp, certificate.bp,
+            screens.bp, cards.bp]

@@ -24,6 +24,7 @@ from ..db import db
 from ..engine.cache import cache
 from ..engine.history import entries
 from ..engine.ledger import Conflict, bump_table, redo, reopen, seat_players, undo
+from ..engine.printing import download_name
 from ..models import NAME_LENGTH, Change, Match, Seat, clean_name
 from ..rules import GAMES, RuleError
 from ..web import pagecache
@@ -317,4 +318,7 @@ def share(match_id: str):
     follow = share_url("matches.show", match_id=match.id)
     return render_template(
         "matches/share.html", match=match, follow=follow, follow_qr=qr_svg(follow, _("Follow")),
+        screen=share_url("screens.match", match_id=match.id),
+        pdf=share_url("exports.match_pdf", match_id=match.id),
+        pdf_name=download_name(match, "pdf"), title=GAMES[match.game].name,
         loopback=link_base().loopback, editor=can_edit(match.id))

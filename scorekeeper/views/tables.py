@@ -2,12 +2,12 @@
 
 A table is created quietly with the first match a phone starts. Its page lists its phones
 (each may set its own name), its players and its matches; a member may invite another
-phone with a single-use link that expires, and may remove a phone from the table.
+phone with a single-use link that expires, or with a table card that several phones may use
+(made in scorekeeper.views.cards), and may remove a phone from the table.
 """
 
 from __future__ import annotations
 
-import hashlib
 import secrets
 from datetime import timedelta
 from typing import Any
@@ -44,8 +44,10 @@ from ..models import (
     clean_name,
     new_secret,
     readable_name,
+    token_hash,
 )
 from ..rules import GAMES, Game
+from ..web import cards
 from ..web.access import (
     current_device,
     get_table,
@@ -58,9 +60,9 @@ from ..web.access import (
 )
 from ..web.forms import StepForm
 from ..web.games import registry
-from ..web.links import qr_svg, share_url
-from ..web.pages import get_match
-from ..web.tables import known_players, page_number, table_matches
+from ..web.links import qr_svg, share_url, table_screen_url
+from ..web.pages import get_match, viewer_zone
+from ..web.tables import current_match, known_players, page_number, table_matches
 
 bp = Blueprint("tables", __name__)
 INVITATION_MINUTES = 10
@@ -86,6 +88,9 @@ def show(table_id: str):
     me = current_device()
     mine = membership(table.id)
     return render_template("tables/show.html", table=table, rows=rows, more=more, page=page,
+                           screen=table_screen_url(table),
+                           cards=cards.in_force(table.id, _now(), viewer_zone()),
+                           card_form=cards.FORM,
                            phones=phones, me=me.id if me else None,
                            keeper=bool(mine and mine.keeper),
                            removed=request.args.get("removed", "")[:NAME_LENGTH],
@@ -157,7 +162,8 @@ def remove_phone(table_id: str, device_id: int):
     """Ask first (GET), then take a phone off the table: from its next request on it may
     change nothing. A phone may leave by itself; only a keeper removes another, and the last
     keeper stays. The table's secret changes, so that no backup made before proves
-    membership any more, and the invitations the phone made grant nothing."""
+    membership any more, and so does the address of its screen; the invitations the phone
+    made grant nothing."""
     table = get_table(table_id)
     mine = membership(table.id)
     if mine is None or mine.device_id != device_id:
@@ -174,6 +180,7 @@ def remove_phone(table_id: str, device_id: int):
                                phone=name, leaving=leaving)
     db.session.delete(phone)
     table.secret = new_secret()
+    table.screen_token = new_secret()  # the table's screen no longer opens for it either
     db.session.commit()
     if leaving:
         return redirect(url_for("matches.home"), 303)
@@ -197,10 +204,6 @@ def name_keeper(table_id: str, device_id: int):
     return redirect(url_for("tables.show", table_id=table.id), 303)
 
 
-def _token_hash(token: str) -> str:
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
 @bp.post("/tables/<table_id>/invitations")
 def invite(table_id: str):
     """Make a single-use invitation, valid for a few minutes, then show it (POST, redirect)."""
@@ -208,7 +211,7 @@ def invite(table_id: str):
     token = secrets.token_urlsafe(16)
     minutes = current_app.config.get("INVITATION_MINUTES", INVITATION_MINUTES)
     mine = membership(table.id)
-    invitation = Invitation(table_id=table.id, token_hash=_token_hash(token),
+    invitation = Invitation(table_id=table.id, token_hash=token_hash(token),
                             device_id=mine.device_id if mine else None,
                             expires_at=_now() + timedelta(minutes=minutes))
     db.session.add(invitation)
@@ -249,12 +252,16 @@ def _match_of(table: Table, match_id: str | None) -> bool:
 def _invitation(token: str) -> Invitation:
     """The invitation of this link if it may still be used; 403 saying why otherwise."""
     invitation = db.session.scalar(select(Invitation).where(
-        Invitation.token_hash == _token_hash(token)))
+        Invitation.token_hash == token_hash(token)))
     if invitation is None:
         abort(403, _("This invitation is not valid."))
-    if invitation.used_at is not None:
+    if invitation.max_uses is not None:  # a table card
+        refused = cards.refusal(invitation, _now(), viewer_zone())
+        if refused:
+            abort(403, refused)
+    elif invitation.used_at is not None:
         abort(403, _("This invitation has already been used: ask for a new one."))
-    if invitation.expires_at <= _now():
+    elif invitation.expires_at <= _now():
         abort(403, _("This invitation has expired: ask for a new one."))
     if invitation.device_id is not None and db.session.get(
             Membership, (invitation.table_id, invitation.device_id)) is None:
@@ -271,17 +278,28 @@ def join_table(token: str):
     if request.method == "GET":
         return render_template("tables/join.html", table=table, token=token)
     if not is_member(table.id) or open_edit():
-        used = db.session.execute(
-            update(Invitation).where(Invitation.id == invitation.id,
-                                     Invitation.used_at.is_(None))
-            .values(used_at=_now()).execution_options(synchronize_session=False))
+        if invitation.max_uses is None:
+            use = update(Invitation).where(Invitation.id == invitation.id,
+                                           Invitation.used_at.is_(None)).values(used_at=_now())
+        else:  # a table card: one more phone, if another did not take the last place
+            use = update(Invitation).where(
+                Invitation.id == invitation.id, Invitation.uses < Invitation.max_uses,
+                Invitation.withdrawn_at.is_(None), Invitation.expires_at > _now(),
+            ).values(uses=Invitation.uses + 1)
+        used = db.session.execute(use.execution_options(synchronize_session=False))
         if used.rowcount != 1:
             db.session.rollback()
+            _invitation(token)  # says why
             abort(403, _("This invitation has already been used: ask for a new one."))
         join(table.id)
         db.session.commit()
     # The page it lands on says what this phone may now do.
     match_id = request.args.get("m")
+    if not match_id and invitation.max_uses is not None:  # a table card: the match in play
+        current = current_match(table.id)
+        playing = current and db.session.get_one(Match, current[0])
+        match_id = playing.id if playing and not (playing.finished or playing.abandoned) \
+            else None
     if _match_of(table, match_id):
         return redirect(url_for("matches.show", match_id=match_id, joined=1), 303)
     return redirect(url_for("tables.show", table_id=table.id, joined=1), 303)

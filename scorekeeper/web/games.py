@@ -33,8 +33,9 @@ class GameSpec:
     blueprint's own template folder, for a game kept outside the package): ``game.html``
     with the macros ``score_sheet``, ``entry_panel``, ``correction_form`` and
     ``correction_line`` (and ``match_notice``, printed above a match's PDF table, when
-    ``printed_notice``), ``blank.html`` its blank sheet, and ``stats.html`` (what its
-    statistics add) when ``has_stats``.
+    ``printed_notice``), ``blank.html`` its blank sheet, ``stats.html`` (what its
+    statistics add) when ``has_stats``, and ``screen.html`` (what the table screen shows of
+    the hand being played, headed ``#now-title``) where it has one.
     """
 
     rules: Game

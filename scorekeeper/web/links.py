@@ -130,6 +130,12 @@ def share_url(endpoint: str, **values) -> str:
     return link_base().url + url_for(endpoint, **values)
 
 
+def table_screen_url(table) -> str:
+    """The absolute address of ``table``'s screen: it follows whichever match the table
+    plays now and gives no membership, only a view of the sheet."""
+    return share_url("screens.table", table_id=table.id, token=table.screen_token)
+
+
 def qr_svg(url: str, title: str) -> str:
     """A QR code of ``url`` as an inline SVG."""
     import segno

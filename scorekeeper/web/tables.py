@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import request
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.orm import selectinload
 
 from ..db import db
@@ -73,3 +73,14 @@ def table_for_new_match(table_id: str | None, names: list[str]) -> Table:
         db.session.flush()
         join(table.id, keeper=True)
     return table
+
+
+def current_match(table_id: str) -> tuple[str, int] | None:
+    """The id and version of the match ``table_id`` plays now: its newest match still in
+    play, else its newest finished one, else its newest abandoned one; None before its
+    first match."""
+    standing = case((Match.abandoned, 2), (Match.finished, 1), else_=0)
+    row = db.session.execute(
+        select(Match.id, Match.version).where(Match.table_id == table_id)
+        .order_by(standing, Match.created_at.desc(), Match.id.desc()).limit(1)).first()
+    return None if row is None else (row.id, row.version)

@@ -6,7 +6,8 @@
 // is switched off and when the page is left; the browser itself lets it go when the page is
 // hidden, so it is taken again when the page comes back. A browser without the API (or not
 // in a secure context) shows no toggle; a refusal is noted on <html data-wake-lock> and nothing
-// else happens.
+// else happens. A page without controls (the table screen) marks the match it shows with
+// data-wake-hold instead: the screen is held awake while it is there, with no toggle.
 (function () {
   "use strict";
   var KEY = "scorekeeper-wake";
@@ -77,11 +78,12 @@
   function sync() {
     var button = toggle();
     var on = wanted();
+    var hold = document.querySelector("[data-wake-hold]");
     if (button) {
       button.hidden = false;
       button.setAttribute("aria-pressed", on ? "true" : "false");
     }
-    if (button && on && document.visibilityState === "visible") {
+    if ((hold || button && on) && document.visibilityState === "visible") {
       acquire();
     } else if (lock || root.dataset.wakeLock === "held") {
       release();

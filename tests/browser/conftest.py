@@ -103,11 +103,14 @@ def page(make_page: Callable[..., Page]) -> Page:
 
 @pytest.fixture
 def phone(browser: Browser) -> Iterator[Callable[..., Page]]:
-    """Phone pages under the site's CSP; a CSP violation or script error fails the test."""
+    """Pages under the site's CSP (a phone's, unless told otherwise); a CSP violation or
+    script error fails the test."""
     contexts, problems = [], []
 
-    def make(*, service_workers: str = "allow") -> Page:
-        context = browser.new_context(viewport=PHONE, locale="en-GB", device_scale_factor=1,
+    def make(*, service_workers: str = "allow", viewport: dict[str, int] = PHONE,
+             locale: str = "en-GB", dark: bool = False) -> Page:
+        context = browser.new_context(viewport=viewport, locale=locale, device_scale_factor=1,
+                                      color_scheme="dark" if dark else "light",
                                       service_workers=service_workers)
         context.set_default_timeout(10_000)
         contexts.append(context)

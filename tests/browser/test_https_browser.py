@@ -125,8 +125,9 @@ def test_a_hand_through_caddy_over_https(https_page, caddy):
 
     match_id = page.url.rsplit("/", 1)[1]
     page.goto(f"{caddy}/matches/{match_id}/share")
-    follow = page.locator(".share .link-text a")
+    follow, screen = page.locator(".share .link-text a").all()
     expect(follow).to_have_attribute("href", f"{caddy}/matches/{match_id}")
+    expect(screen).to_have_attribute("href", f"{caddy}/matches/{match_id}/screen")
     shot(page, "https-share")
     page.get_by_role("button", name="Invite to this table").click()
     invitation = page.locator("[data-invite]").get_attribute("data-invite")

@@ -411,7 +411,7 @@ def test_dealer_and_next() -> None:
     assert sheet.next.info.as_json() == {"sides": [[0], [1], [2]], "leader": 2, "tricks": 5}
     assert sheet.status.as_json() == {"target": 45, "jink": False, "three_pairs": False,
                             "tie_goes_on": False, "tied": [], "won_by_jink": False,
-                            "played": 2}
+                            "played": 2, "to_go": [20, 25, 35]}
     json.dumps(sheet.status.as_json())
     json.dumps(sheet.next.info.as_json())
     assert build_sheet(2, []).next.info.leader == 1
@@ -529,3 +529,12 @@ def test_trick_state_is_done_after_five_tricks_and_asks_for_the_trump_first():
 def test_every_event_has_a_label():
     assert {event.label for event in Event} >= {"no trump played", "all five tricks"}
     assert all(event.label for event in Event)
+
+
+def test_points_to_go_per_side_reach_zero_at_the_target() -> None:
+    sheet = build_sheet(4, [{"side_tricks": [4, 1], "bonus_side": 0},
+                            {"side_tricks": [1, 4], "bonus_side": 1}], target=45)
+    assert sheet.totals == (30, 30)
+    assert sheet.status.to_go == [15, 15]
+    won = build_sheet(4, [{"side_tricks": [5, 0], "bonus_side": 0}] * 2)
+    assert won.totals == (60, 0) and won.status.to_go == [0, 45]

@@ -343,3 +343,10 @@ def test_sheet_totals_add_up_each_games_scores(played: list[tuple[list[int], int
         expected = [t + max(hands) - h for t, h in zip(expected, hands, strict=True)]
         assert row.totals == tuple(expected)
     assert sheet.finished == (len(played) == 3)
+
+
+def test_games_left_in_a_match_of_fixed_length() -> None:
+    three = [game([0, 12], closer=0)] * 3
+    assert build_sheet(2, three, length="games", games=5).status.games_left == 2
+    assert build_sheet(2, three, length="games", games=3).status.games_left == 0
+    assert build_sheet(2, three[:1], length="target", target=45).status.games_left is None

@@ -4,6 +4,7 @@ for the star."""
 
 from __future__ import annotations
 
+import ast
 import re
 import subprocess
 import sys
@@ -135,3 +136,26 @@ def test_every_marked_string_has_its_italian(tmp_path):
                                                else [strings]):
             missing.append(message.id)
     assert missing == []
+
+
+def test_every_translating_function_goes_by_a_name_make_babel_extracts():
+    """flask_babel's functions are imported under names the extraction knows (Babel's own
+    keywords and the Makefile's): ``lazy_gettext("...")`` called by its own name would be
+    left out of the catalog and shown in English to everyone."""
+    from babel.messages.extract import DEFAULT_KEYWORDS
+
+    root = Path(__file__).resolve().parent.parent
+    command = next(line for line in (root / "Makefile").read_text().splitlines()
+                   if "pybabel extract" in line)
+    known = set(DEFAULT_KEYWORDS) | {k.partition(":")[0] for k in re.findall(r"-k (\S+)",
+                                                                             command)}
+    translating = {"gettext", "ngettext", "pgettext", "npgettext", "lazy_gettext",
+                   "lazy_ngettext", "lazy_pgettext", "lazy_npgettext"}
+    unknown = []
+    for source in sorted((root / "scorekeeper").rglob("*.py")):
+        for node in ast.walk(ast.parse(source.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.module == "flask_babel":
+                unknown += [f"{source.relative_to(root)}: {alias.name} as {alias.asname}"
+                            for alias in node.names if alias.name in translating
+                            and (alias.asname or alias.name) not in known]
+    assert unknown == []

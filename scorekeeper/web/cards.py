@@ -13,8 +13,9 @@ from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
 
 from babel.dates import format_skeleton
-from flask_babel import get_locale, lazy_gettext, ngettext
+from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
+from flask_babel import lazy_gettext as _l
 from sqlalchemy import or_, select
 
 from ..db import db
@@ -35,9 +36,9 @@ class CardForm:
 
 
 # Until when a card is valid: a duration, or the next midnight or morning where its maker is.
-FORM = CardForm(until={"2h": lazy_gettext("For 2 hours"), "6h": lazy_gettext("For 6 hours"),
-                       "midnight": lazy_gettext("Until midnight"),
-                       "morning": lazy_gettext("Until tomorrow morning (6:00)")},
+FORM = CardForm(until={"2h": _l("For 2 hours"), "6h": _l("For 6 hours"),
+                       "midnight": _l("Until midnight"),
+                       "morning": _l("Until tomorrow morning (6:00)")},
                 default_until="6h", phones=range(1, 13), default_phones=8)
 
 

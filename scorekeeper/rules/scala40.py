@@ -14,7 +14,7 @@ from .cards import JOKER, RANKS
 from .core import N_, Event, Note, RuleError, check_length, check_seat, places
 from .points import Cards, read_cards
 from .points import entry_points as read_entry
-from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status
+from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status, TournamentTables
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 VALUES = {JOKER: 25, "A": 11, "J": 10, "Q": 10, "K": 10}
@@ -554,6 +554,7 @@ GAME = Game(
     key="scala40", name="Scala 40", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     figures=FIGURES, counts=counts, lower_wins=True,
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
+    tournament=TournamentTables(pairs=(2,)),  # the pairs option: two pairs at a table of 4
     saved=N_("Deal %(n)s saved."),
     saved_elsewhere=N_("Another phone saved deal %(n)s: this is the sheet now."),
     correct=N_("Correct deal %(n)s"),

@@ -124,6 +124,17 @@ Counts = Callable[["Sheet"], tuple[dict[str, int], ...]]
 
 
 @dataclass(frozen=True)
+class TournamentTables:
+    """What a tournament evening needs to know of the game's tables (TOURNAMENTS.md,
+    "Tables"): ``alone``, the numbers of players who each play for themselves where other
+    numbers play in sides (empty: every number plays alone); ``pairs``, how many fixed pairs
+    one table may hold (empty: no tournament of pairs)."""
+
+    alone: tuple[int, ...] = ()
+    pairs: tuple[int, ...] = ()
+
+
+@dataclass(frozen=True)
 class Game:
     """A game in the registry: what the web layer needs to offer and score it."""
 
@@ -140,6 +151,7 @@ class Game:
     figures: tuple[Figure, ...] = ()
     counts: Counts | None = None
     lower_wins: bool = False  # the best final score is the lowest (Scala 40's penalties)
+    tournament: TournamentTables = TournamentTables()
     # What the phone says after a hand is stored, and when another phone stored one first;
     # the heading of the page that corrects one.
     saved: str = N_("Hand %(n)s saved.")

@@ -7,8 +7,9 @@ with :func:`score_table`, and asks :meth:`Tournament.seat` for the next round. P
 :class:`~fractions.Fraction` s, compared exactly and shown by :func:`display`.
 
 Rounds and tables are numbered from 1, seats from 0. An entrant is any hashable id: a player,
-or a fixed pair (Scala 40 pairs, Forty-Five partnerships), which is one entrant filling two
-seats.
+or a fixed pair (in a game whose ``tournament`` seats pairs), which is one entrant filling
+two seats. What each game allows is its ``tournament`` (:class:`~.sheet.TournamentTables`):
+no game is named here.
 """
 
 from __future__ import annotations
@@ -26,7 +27,6 @@ from .core import N_, Nn_, RuleError, check_length
 from .sheet import Game
 
 Entrant = Hashable
-FORTY_FIVE, SCALA_40 = "fortyfive", "scala40"
 MIN_ENTRANTS, MAX_ENTRANTS = 8, 64  # at the start only
 SAT_OUT = Fraction(1, 2)  # the placement points of a round sat out
 
@@ -70,25 +70,16 @@ def table_sizes(count: int, game: Game, *, size: int = 4, pairs: bool = False) -
 
     Alone: ceil(count / size) tables as equal as possible, larger first; one table fewer
     (and so on) while a table would have fewer than 3 or fewer than the game's minimum, never
-    above its maximum. Forty-Five alone sits at tables of 5 and 3 only, as many of 5 as
-    possible (``size`` does not apply). Pairs sit two a table; an odd number of Forty-Five
-    pairs puts three at table 1, and Scala 40 pairs need an even number.
-
-    >>> from scorekeeper.rules import GAMES
-    >>> navawhist = GAMES["navawhist"]
-    >>> table_sizes(10, navawhist), table_sizes(9, navawhist), table_sizes(5, navawhist)
-    ((4, 3, 3), (3, 3, 3), (5,))
-    >>> table_sizes(13, GAMES["fortyfive"]), table_sizes(5, GAMES["fortyfive"], pairs=True)
-    ((5, 5, 3), (3, 2))
-    >>> table_sizes(2, navawhist)
-    Traceback (most recent call last):
-    ...
-    scorekeeper.rules.core.RuleError: 2 entrants cannot be seated at tables of Navawhist.
+    above its maximum. A game that plays some numbers in sides sits players alone only at
+    the tables of at least 3 it plays alone, as many of the largest as possible (``size``
+    does not apply). Pairs sit two a table; an odd number of pairs puts three at table 1
+    where the game seats three pairs, and cannot be seated where it does not.
     """
     if pairs:
         sizes = _pair_tables(count, game)
-    elif game.key == FORTY_FIVE:
-        sizes = _fives_and_threes(count)
+    elif game.tournament.alone:
+        sizes = _largest_first(count, sorted((n for n in game.tournament.alone if n >= 3),
+                                             reverse=True))
     else:
         sizes = _equal_tables(count, game, size)
     if not sizes:
@@ -112,20 +103,27 @@ def _equal_tables(count: int, game: Game, size: int) -> tuple[int, ...]:
     return ()
 
 
-def _fives_and_threes(count: int) -> tuple[int, ...]:
-    """Forty-Five alone: as many tables of 5 as the rest allows in tables of 3; () if none."""
-    for fives in range(count // 5, -1, -1):
-        threes, rest = divmod(count - 5 * fives, 3)
-        if not rest:
-            return (5,) * fives + (3,) * threes
+def _largest_first(count: int, sizes: Sequence[int]) -> tuple[int, ...]:
+    """``count`` at tables of ``sizes`` only (largest first), as many of each larger size as
+    the rest allows; () if none.
+
+    >>> _largest_first(13, [5, 3]), _largest_first(12, [5, 3]), _largest_first(7, [5, 3])
+    ((5, 5, 3), (3, 3, 3, 3), ())
+    """
+    largest, *rest = sizes
+    for many in range(count // largest, -1, -1):
+        left = count - largest * many
+        tail = _largest_first(left, rest) if left and rest else ()
+        if not left or tail:
+            return (largest,) * many + tail
     return ()
 
 
 def _pair_tables(count: int, game: Game) -> tuple[int, ...]:
-    """Two pairs a table, or three at table 1 for an odd number of Forty-Five pairs."""
+    """Two pairs a table, or three at table 1 for an odd number where the game seats three."""
     if count % 2 == 0:
         return (2,) * (count // 2)
-    if game.key == FORTY_FIVE and count >= 3:
+    if 3 in game.tournament.pairs and count >= 3:
         return (3,) + (2,) * ((count - 3) // 2)
     return ()
 
@@ -207,9 +205,9 @@ class TableResult:
 
     ``hands`` is the number of hands completed; ``finished`` is False while the match is
     still being played (standings counting it are provisional), True once it is over or the
-    round was closed. ``higher_wins`` is the game's direction (False: Scala 40).
-    ``winner`` is who won by a rule other than the total (Forty-Five's jink).
-    ``eliminated`` (Scala 40 with elimination only) gives the deal of each entrant's last
+    round was closed. ``higher_wins`` is the game's direction (False: the lowest total wins).
+    ``winner`` is who won by a rule other than the total (a jink).
+    ``eliminated`` (a match played by elimination only) gives the deal of each entrant's last
     elimination, None while still in. ``leavers`` are the entrants who abandoned, each with
     the hand they left in.
     """
@@ -465,7 +463,7 @@ class Tournament:
         if self.game.solitaire:
             raise RuleError(N_("%(game)s is a solitaire: it has no tournaments."),
                             game=self.game.name)
-        if self.pairs and self.game.key not in (SCALA_40, FORTY_FIVE):
+        if self.pairs and not self.game.tournament.pairs:
             raise RuleError(N_("%(game)s has no tournaments of pairs."), game=self.game.name)
         seen: set[Entrant] = set()
         for entrant in self.entrants:
@@ -488,16 +486,12 @@ class Tournament:
         scores round by round; ``withdrawn`` entrants are never seated again.
 
         Round 1 seats the draw's order in blocks. Then Danish seats the standing in blocks and
-        reduces repeats (an odd number of Scala 40 pairs: the lowest-ranked pair that has sat
-        out least sits out); groups keep round 1's tables, each playing on smaller while the
-        game allows (else it sits out), the first dealer moving on one seat a round; a
-        knockout seats, as Danish, the top min(go_on, n - 1) of each table of n (a tie across
-        the cut to the better standing), the lowest going out until the rest can be seated.
-
-        >>> from scorekeeper.rules import GAMES
-        >>> first = Tournament(GAMES["navawhist"], 2026, tuple("ABCDEFGHIJ")).seat([], [])
-        >>> [table.entrants for table in first.tables]
-        [('A', 'G', 'C', 'D'), ('I', 'E', 'H'), ('J', 'F', 'B')]
+        reduces repeats (an odd number of pairs where no table seats three: the lowest-ranked
+        pair that has sat out least sits out); groups keep round 1's tables, each playing on
+        smaller while the game allows (else it sits out), the first dealer moving on one seat
+        a round; a knockout seats, as Danish, the top min(go_on, n - 1) of each table of n (a
+        tie across the cut to the better standing), the lowest going out until the rest can
+        be seated.
         """
         number = len(history) + 1
         if number == 1:
@@ -529,7 +523,7 @@ class Tournament:
     def _danish(self, number: int, standing: list[Entrant], previous: list[tuple],
                 history: Sequence[Seating]) -> Seating:
         out: tuple[Entrant, ...] = ()
-        if self.pairs and self.game.key == SCALA_40 and len(standing) % 2:
+        if self.pairs and len(standing) % 2 and 3 not in self.game.tournament.pairs:
             times = Counter(entrant for seating in history for entrant in seating.sitting_out)
             out = (min(reversed(standing), key=times.__getitem__),)
             standing = [entrant for entrant in standing if entrant not in out]
@@ -568,8 +562,8 @@ class Tournament:
         """Whether a group of ``count`` can still play its game together."""
         if self.pairs:
             return count >= 2
-        if self.game.key == FORTY_FIVE:
-            return count in (2, 3, 5)  # 4 and 6 play in sides
+        if self.game.tournament.alone:
+            return count in self.game.tournament.alone
         return count >= self.game.min_players
 
     @property

@@ -153,6 +153,8 @@ def test_a_table_never_goes_above_the_games_maximum() -> None:
 def test_nothing_fits_two_entrants_and_a_size_must_suit_the_game() -> None:
     err = refused(None, table_sizes, 2, QUARANTOTTO)
     assert str(err) == "2 entrants cannot be seated at tables of Quarantotto."
+    assert str(refused(None, table_sizes, 2, NAVAWHIST)) == \
+        "2 entrants cannot be seated at tables of Navawhist."
     assert "Tables of 7 do not suit Scala 40: choose 3 to 6." in str(
         refused(None, table_sizes, 12, SCALA40, size=7))
     refused(None, table_sizes, 12, SCALA40, size=2)
@@ -178,11 +180,13 @@ def test_pairs_sit_two_a_table() -> None:
     assert table_sizes(10, FORTYFIVE, pairs=True) == (2,) * 5
     assert table_sizes(9, FORTYFIVE, pairs=True) == (3, 2, 2, 2)
     assert table_sizes(3, FORTYFIVE, pairs=True) == (3,)
+    assert table_sizes(5, FORTYFIVE, pairs=True) == (3, 2)
     refused(None, table_sizes, 9, SCALA40, pairs=True)
     refused(None, table_sizes, 1, FORTYFIVE, pairs=True)
     refused(None, Tournament(SCALA40, 1, tuple(range(9)), pairs=True).seat, [], [])
 
 
+@settings(deadline=None)
 @given(st.integers(8, 64), st.sampled_from(ALONE), st.integers(3, 6))
 def test_sizes_stay_within_the_games_bounds(count: int, game, size: int) -> None:
     sizes = table_sizes(count, game, size=size)
@@ -191,6 +195,13 @@ def test_sizes_stay_within_the_games_bounds(count: int, game, size: int) -> None
     assert list(sizes) == sorted(sizes, reverse=True) and sizes[0] - sizes[-1] <= 1
     five_three = table_sizes(count, FORTYFIVE)  # every count from 8 up is seated
     assert sum(five_three) == count and set(five_three) <= {3, 5}
+
+
+def test_round_one_seats_the_draw_in_blocks() -> None:
+    first = Tournament(NAVAWHIST, 2026, tuple("ABCDEFGHIJ")).seat([], [])
+    assert [table.entrants for table in first.tables] == [
+        ("A", "G", "C", "D"), ("I", "E", "H"), ("J", "F", "B")]
+    assert draw("ABCDEFGHIJ", 2026) == tuple("AGCDIEHJFB")
 
 
 def test_blocks_cut_in_order() -> None:
@@ -579,6 +590,7 @@ def test_a_table_result_checks_its_lengths_and_names() -> None:
     refused(None, TableResult, ("A", "B"), (1, 2), 1, leavers=(("Y", 1),))
 
 
+@settings(deadline=None)
 @given(st.lists(st.integers(-300, 300), min_size=2, max_size=6), st.booleans(),
        st.integers(0, 3), st.data())
 def test_placement_points_always_sum_to_n_n_minus_1_over_2(totals, higher, hands, data) -> None:

@@ -8,9 +8,11 @@ const PRECACHE = {{ assets | tojson }};
 const STATIC_PATH = {{ static | tojson }};
 const SHEET_PATH = new RegExp("^" + {{ sheets | tojson }} + "[A-Za-z0-9_-]+$");
 
+// One file that fails to arrive does not keep the worker from installing: it is fetched
+// and kept the first time a page asks for it (fromCache).
 self.addEventListener("install", (event) => {
   event.waitUntil(caches.open(STATIC)
-    .then((cache) => cache.addAll(PRECACHE))
+    .then((cache) => Promise.all(PRECACHE.map((path) => cache.add(path).catch(() => null))))
     .then(() => self.skipWaiting()));
 });
 

@@ -14,10 +14,15 @@
   var offline = !navigator.onLine;
   var wentOffline = offline;
 
-  if ("serviceWorker" in navigator && script.dataset.sw) {
+  // The site works without the worker; a registration that a dropped connection broke is
+  // tried again a few times, so that a phone on a poor Wi-Fi still gets its offline copy.
+  function register(tries) {
     navigator.serviceWorker.register(script.dataset.sw, {scope: script.dataset.scope})
-      .catch(function () { /* the site works without it */ });
+      .catch(function () {
+        if (tries > 1) setTimeout(function () { register(tries - 1); }, 3000);
+      });
   }
+  if ("serviceWorker" in navigator && script.dataset.sw) register(5);
 
   function showOffline(now) {
     offline = now;

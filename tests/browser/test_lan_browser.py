@@ -74,7 +74,7 @@ def test_over_https_by_its_lan_name_the_phone_gets_what_secure_pages_get(phone, 
     # The service worker takes the page over from the next load on.
     page.wait_for_function("navigator.serviceWorker.ready.then(() => true)")
     page.reload()
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=30_000)
 
     # Chromium finds nothing that stops the app from being installed.
     session = page.context.new_cdp_session(page)

@@ -27,7 +27,7 @@ PENDING = "Not sent yet: it will be sent when the server answers."
 
 def controlled(page: Page) -> None:
     """Wait until the service worker runs this page."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
 
 
 def stored(app: Flask, match_id: str) -> tuple[int, int]:

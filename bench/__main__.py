@@ -30,6 +30,7 @@ from pathlib import Path
 from bench import slow
 from bench.floor import FLOOR_COLD, floor_app
 from bench.served import free_port, served
+from bench.tournament import bench_tournament
 from scorekeeper import create_app
 from scorekeeper.db import db, upgrade
 from scorekeeper.models import Hand, Match, Player, Seat, Table, name_key
@@ -618,7 +619,8 @@ def main() -> None:
                      lambda: bench_limits(client),
                      lambda: bench_memory(path, match_ids(app, 50)),
                      lambda: bench_cold_start(directory, path), lambda: bench_stats(directory),
-                     lambda: bench_slow_clients(app, path), lambda: bench_import(directory)):
+                     lambda: bench_slow_clients(app, path), lambda: bench_import(directory),
+                     lambda: bench_tournament(app, client, timed, median, ms)):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
         print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {machine()}, "

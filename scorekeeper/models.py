@@ -359,3 +359,91 @@ class RequestKey(db.Model):
     key: Mapped[str] = mapped_column(String(64), primary_key=True)
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
     created_at: Mapped[datetime] = mapped_column(default=_now, index=True)
+
+
+class Tournament(db.Model):
+    """A tournament evening: one game on several tables over several rounds, run from its
+    organiser's table (whose phones may edit every match of it). What the organiser chose
+    is kept as :class:`scorekeeper.rules.tournaments.Tournament` takes it; ``version``
+    increases with every change of the tournament itself (an entrant, a round)."""
+
+    __tablename__ = "tournaments"
+    id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_match_id)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(TABLE_NAME_LENGTH))
+    game: Mapped[str] = mapped_column(String(20))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    format: Mapped[str] = mapped_column(String(10))
+    rounds: Mapped[int]
+    size: Mapped[int]
+    pairs: Mapped[bool] = mapped_column(default=False)
+    go_on: Mapped[int] = mapped_column(default=2)
+    seed: Mapped[int]
+    version: Mapped[int] = mapped_column(default=0)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+
+    entrants: Mapped[list[Entrant]] = relationship(
+        order_by="Entrant.number", cascade="all, delete-orphan", lazy="selectin")
+    tables: Mapped[list[TournamentTable]] = relationship(
+        order_by="(TournamentTable.round, TournamentTable.number)",
+        cascade="all, delete-orphan", lazy="selectin")
+    round_rows: Mapped[list[TournamentRound]] = relationship(
+        order_by="TournamentRound.number", cascade="all, delete-orphan", lazy="selectin")
+
+
+class Entrant(db.Model):
+    """A player, or a fixed pair (two names), in the order entered (``number``, from 0);
+    ``withdrawn`` is the round after which they withdrew (None: still in)."""
+
+    __tablename__ = "entrants"
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(primary_key=True)
+    names: Mapped[list[str]] = mapped_column(JSON)
+    withdrawn: Mapped[int | None]
+
+    @property
+    def name(self) -> str:
+        return " + ".join(self.names)
+
+
+class TournamentRound(db.Model):
+    """A round seated: who sat it out, whether it is a knockout's final, whether it is
+    closed (its matches can no longer be changed)."""
+
+    __tablename__ = "tournament_rounds"
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    number: Mapped[int] = mapped_column(primary_key=True)
+    sitting_out: Mapped[list[int]] = mapped_column(JSON, default=list)
+    final: Mapped[bool] = mapped_column(default=False)
+    closed: Mapped[bool] = mapped_column(default=False)
+
+
+class TournamentTable(db.Model):
+    """One table of a round: its entrants in seat order, the first dealer's seat, its
+    ordinary match (None once deleted) and the secret of the code that lets a phone keep
+    that match alone."""
+
+    __tablename__ = "tournament_tables"
+    tournament_id: Mapped[str] = mapped_column(
+        ForeignKey("tournaments.id", ondelete="CASCADE"), primary_key=True)
+    round: Mapped[int] = mapped_column(primary_key=True)
+    number: Mapped[int] = mapped_column(primary_key=True)
+    entrants: Mapped[list[int]] = mapped_column(JSON)
+    dealer: Mapped[int]
+    match_id: Mapped[str | None] = mapped_column(
+        ForeignKey("matches.id", ondelete="SET NULL"), unique=True)
+    token: Mapped[str] = mapped_column(String(32), default=new_secret, unique=True)
+
+
+class MatchKeeper(db.Model):
+    """A phone that may edit one match only: a tournament table's phone."""
+
+    __tablename__ = "match_keepers"
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), primary_key=True)
+    device_id: Mapped[int] = mapped_column(
+        ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True, index=True)
+    joined_at: Mapped[datetime] = mapped_column(default=_now)

@@ -94,11 +94,19 @@ FIELDS: dict[str, list[str]] = {
     "tables.name_phone": ["name"],
     "tables.invite": ["match"],
     "tables.remove_phone": [],
+    "tables.name_keeper": ["keeper"],
     "tables.join_table": [],
     "tables.rematch": [],
     "tables.delete_match": [],
     "cards.make": ["until", "phones"],
     "cards.withdraw": [],
+    "tournaments.new": ["game", "name", "entrants", "format", "rounds", "size", "go_on",
+                        "pairs", "seed", *OPTIONS],
+    "tournaments.add_entrant": ["entrant"],
+    "tournaments.withdraw": [],
+    "tournaments.seat": ["version"],
+    "tournaments.close": [],
+    "tournaments.keep": [],
 }
 FIELDS["quarantotto.edit"] = FIELDS["quarantotto.enter"]
 FIELDS["scala40.edit"] = FIELDS["scala40.enter"]
@@ -110,6 +118,7 @@ EVERY_FIELD = sorted({name for names in FIELDS.values() for name in names})
 QUERY: dict[str, list[str]] = {
     "exports.blank_pdf": ["game", "players", "lang", "name"],
     "matches.new": ["game", "table"],
+    "tournaments.new": ["game"],
     "matches.home": ["page"],
     "tables.show": ["page"],
     "tables.join_table": ["m"],
@@ -250,6 +259,17 @@ def plausible(name: str, ctx: Context) -> st.SearchStrategy[str | None]:
                                 "45", "120", "101", "501", "3", "10", "200"])
     if name == "next":
         return st.sampled_from(["/", "/matches/new", "/sheets"])
+    if name == "entrants":  # a tournament's: 8 to 12 names, or pairs
+        return st.integers(6, 13).map(lambda n: "\n".join(f"E{i}" for i in range(n))) | \
+            st.just("A + B\nC + D\nE + F\nG + H\nI + J\nK + L\nM + N\nO + P")
+    if name in ("name", "entrant"):
+        return st.sampled_from(["Evening", "Zed", "A + B", "", "x" * 70])
+    if name == "format":
+        return st.sampled_from(["danish", "groups", "knockout", "swiss"])
+    if name in ("rounds", "size", "go_on", "seed"):
+        return st.sampled_from(["1", "3", "4", "5", "0", "99", "-1", "2147483648"])
+    if name == "pairs":
+        return st.sampled_from(["y", ""])
     if name == "until":
         return st.sampled_from(["2h", "6h", "midnight", "morning", "48h", ""])
     if name == "phones":
@@ -445,6 +465,37 @@ class World:
         assert made.status_code == 303, made.status_code
         return int(made.headers["Location"].rsplit("/", 1)[1])
 
+    def tournament(self, table_id: str) -> str:
+        """A tournament of the table, its round 1 seated; made once."""
+        if not hasattr(self, "_tournament"):
+            made = self.table.post(f"/tables/{table_id}/tournaments/new", {
+                "game": "navawhist", "name": "Evening", "format": "danish", "rounds": 20,
+                "size": 4, "go_on": 2, "seed": 1,
+                "entrants": "\n".join(f"Entrant {n}" for n in range(8))})
+            assert made.status_code == 303, made.get_data(as_text=True)[:2000]
+            self._tournament = made.headers["Location"].rsplit("/", 1)[1]
+            seated = self.table.post(f"/tournaments/{self._tournament}/rounds", {"version": 0})
+            assert seated.status_code == 303, seated.status_code
+        return self._tournament
+
+    def keep_token(self, table_id: str) -> str:
+        """The token of the code that keeps a tournament table's match, in a round still
+        open (the fuzzing may have closed the one before)."""
+        tournament = self.tournament(table_id)
+        with self.app.app_context():
+            row = db.session.scalar(select(models.TournamentRound).where(
+                models.TournamentRound.tournament_id == tournament)
+                .order_by(models.TournamentRound.number.desc()).limit(1))
+            version = db.session.get(models.Tournament, tournament).version
+            closed = row is not None and row.closed
+            db.session.remove()
+        if closed:
+            self.table.post(f"/tournaments/{tournament}/rounds", {"version": version})
+        with self.app.app_context():
+            return db.session.scalar(select(models.TournamentTable.token).where(
+                models.TournamentTable.tournament_id == tournament)
+                .order_by(models.TournamentTable.round.desc()).limit(1)) or MISSING_ID
+
     def send(self, rule: Rule, method: str, path: str, **kwargs: Any) -> int:
         """The request's status; an exception or a 5xx fails the test with the request."""
         try:
@@ -514,15 +565,21 @@ def path_of(draw: st.DrawFn, world: World, rule: Rule, ids: dict[str, list[str]]
         table_id = world.table_id(draw(st.sampled_from(sorted(i for v in ids.values()
                                                                for i in v))))
         if "table_id" in rule.arguments:
-            values["table_id"] = draw(st.one_of(
-                st.just(table_id), st.just(table_id), st.just(table_id), st.just(MISSING_ID),
-                TEXT.filter(lambda s: s.strip("./") and len(s) < 300)))
+            kind = draw(st.sampled_from(["right"] * 6 + ["missing", "hostile"]))
+            values["table_id"] = table_id if kind == "right" else MISSING_ID \
+                if kind == "missing" else draw(TEXT.filter(lambda s: s.strip("./")
+                                                           and len(s) < 300))
         if "token" in rule.arguments:
-            right = world.screen_token if rule.endpoint == "screens.table" else \
-                world.invitation
+            right = {"screens.table": world.screen_token,
+                     "tournaments.keep": world.keep_token}.get(rule.endpoint, world.invitation)
             values["token"] = draw(st.one_of(st.just(table_id).map(right),
                                              TEXT.filter(lambda s: s.strip("./") and
                                                          len(s) < 300)))
+    if "tournament_id" in rule.arguments:
+        tournament = world.tournament(world.table_id(next(iter(ids.values()))[0]))
+        values["tournament_id"] = draw(st.one_of(
+            st.just(tournament), st.just(tournament), st.just(tournament), st.just(MISSING_ID),
+            TEXT.filter(lambda s: s.strip("./") and len(s) < 300)))
     if rule.endpoint == "tables.invitation" and values["table_id"] == table_id \
             and values["number"] == 1:
         values["number"] = world.shown_invitation(table_id)

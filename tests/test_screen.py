@@ -63,8 +63,16 @@ def test_scala40_lists_the_players_closest_to_the_threshold_and_who_is_out(table
     words = screen(client, match_id)
     assert "Deal 2" in words and "Out at 101 points" in words
     # Closest first: Carla (29) has 72 to go, then Bruno, then Anna.
-    assert re.search(r"Carla 72 to 101 Bruno 100 to 101 Anna 101 to 101", words), words
+    assert re.search(r"Carla 72 points to go Bruno 100 points to go Anna 101 points to go",
+                     words), words
     assert "Dario out in deal 1" in words
+    page = client.get(f"/matches/{match_id}/screen").get_data(as_text=True)
+    assert page.count('class="closest"') == 1
+    # Penalty points are bad news: the last deal's 29 is marked as such, not as a gain.
+    assert re.search(r'class="num last neg">29<', page), page
+    # Before a deal is scored nobody is closer than another: nobody is marked.
+    fresh = table.new_match("scala40", NAMES)
+    assert "closest" not in client.get(f"/matches/{fresh}/screen").get_data(as_text=True)
 
 
 def test_fortyfive_shows_the_points_each_side_needs(table, client):
@@ -72,7 +80,8 @@ def test_fortyfive_shows_the_points_each_side_needs(table, client):
     assert FortyFive(table, match_id).side_tricks([4, 1], 0).status_code == 303
     words = screen(client, match_id)
     assert "Hand 2" in words and "Target: 45." in words
-    assert "Anna + Carla 20 to 45" in words and "Bruno + Dario 40 to 45" in words
+    assert "Anna + Carla 20 points to go" in words
+    assert "Bruno + Dario 40 points to go" in words
 
 
 def test_quarantotto_shows_the_games_left(table, client):
@@ -155,6 +164,21 @@ def test_the_current_match_is_the_newest_in_play(app, table, client):
     found = table_of(app, playing)
     page = client.get(f"/tables/{found.id}/screen/{found.screen_token}").get_data(as_text=True)
     assert f'data-match="{playing}"' in page
+
+
+def test_a_match_just_finished_stays_on_the_table_screen_over_an_older_one_in_play(
+        app, table, client):
+    older = table.new_match("navawhist", NAMES)  # left unfinished, as tables do
+    table.play_navawhist(older, [0, 0, 0, 0], [1, 0, 0, 0])
+    newer = table.new_match("quarantotto", NAMES[:2], length="games", games=1)
+    found = table_of(app, newer)
+    address = f"/tables/{found.id}/screen/{found.screen_token}"
+    assert play_quarantotto(table, newer, 0, [None, "K 7"]).status_code == 303
+    page = client.get(address).get_data(as_text=True)
+    assert f'data-match="{newer}"' in page and "Final ranking" in page
+    # A hand saved in the older match brings it back: the table plays it now.
+    assert table.bid(older, 0).status_code == 303
+    assert f'data-match="{older}"' in client.get(address).get_data(as_text=True)
 
 
 def test_an_empty_table_s_screen_waits_for_its_first_match(app, table, client):

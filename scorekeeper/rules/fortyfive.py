@@ -544,5 +544,6 @@ GAME = Game(
     # Alone where sides() seats each player alone; two or three partnerships a table.
     tournament=TournamentTables(
         alone=tuple(n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if len(sides(n)) == n),
-        pairs=(len(sides(4)), len(sides(6, three_pairs=True)))),
+        pairs=(len(sides(4)), len(sides(6, three_pairs=True))),
+        pair_options=((THREE_PAIRS.key, True),)),
 )

@@ -14,7 +14,7 @@ from .cards import JOKER, RANKS
 from .core import N_, Event, Note, RuleError, check_length, check_seat, places
 from .points import Cards, read_cards, rule_error
 from .points import entry_points as read_entry
-from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status
+from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status, TournamentTables
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 VALUES = {"A": 15, "J": 10, "Q": 10, "K": 10}
@@ -337,6 +337,8 @@ GAME = Game(
     key="quarantotto", name="Quarantotto", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     figures=FIGURES, counts=counts,
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
+    # Every table of a tournament plays as long: 4 games (TOURNAMENTS.md).
+    tournament=TournamentTables(options=(("length", "games"), ("games", 4))),
     saved=N_("Game %(n)s saved."),
     saved_elsewhere=N_("Another phone saved game %(n)s: this is the sheet now."),
     correct=N_("Correct game %(n)s"),

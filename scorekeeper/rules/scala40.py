@@ -554,7 +554,9 @@ GAME = Game(
     key="scala40", name="Scala 40", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     figures=FIGURES, counts=counts, lower_wins=True,
     options=OPTIONS, clockwise=True, build_sheet=build_sheet,
-    tournament=TournamentTables(pairs=(2,)),  # the pairs option: two pairs at a table of 4
+    # The pairs option: two pairs at a table of 4; a tournament plays 6 deals (TOURNAMENTS.md).
+    tournament=TournamentTables(pairs=(2,), options=(("end", "deals"), ("deals", 6)),
+                                pair_options=(("pairs", True),)),
     saved=N_("Deal %(n)s saved."),
     saved_elsewhere=N_("Another phone saved deal %(n)s: this is the sheet now."),
     correct=N_("Correct deal %(n)s"),

@@ -128,10 +128,15 @@ class TournamentTables:
     """What a tournament evening needs to know of the game's tables (TOURNAMENTS.md,
     "Tables"): ``alone``, the numbers of players who each play for themselves where other
     numbers play in sides (empty: every number plays alone); ``pairs``, how many fixed pairs
-    one table may hold (empty: no tournament of pairs)."""
+    one table may hold (empty: no tournament of pairs); ``options``, the defaults a
+    tournament's matches start from where the game's own differ (a fixed length: every
+    table plays as long); ``pair_options``, what a table of pairs sets (an option that does
+    not apply to the table's number of players keeps its default)."""
 
     alone: tuple[int, ...] = ()
     pairs: tuple[int, ...] = ()
+    options: tuple[tuple[str, Any], ...] = ()
+    pair_options: tuple[tuple[str, Any], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -17,14 +17,15 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Callable, Collection, Hashable, Sequence
+from collections.abc import Callable, Collection, Hashable, Mapping, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
 from itertools import accumulate, combinations, groupby
+from typing import Any
 
 from .core import N_, Nn_, RuleError, check_length
-from .sheet import Game
+from .sheet import Game, Sheet
 
 Entrant = Hashable
 MIN_ENTRANTS, MAX_ENTRANTS = 8, 64  # at the start only
@@ -300,6 +301,31 @@ def score_table(result: TableResult) -> TableScore:
             won=played and above == 0,
         ))
     return TableScore(tuple(scores), result.finished)
+
+
+def table_result(sheet: Sheet, entrants: Sequence[Entrant], game: Game, *,
+                 closed: bool = False) -> TableResult:
+    """A table's :class:`TableResult` from its match's computed ``sheet``: each column is the
+    entrant of its seats (seat s is of ``entrants[s % len(entrants)]``, so a pair or a side
+    counts once), the hands completed, finished once the match is over or ``closed`` (the
+    round closed, the match given up), a single winner by the game's own ranking, and the
+    deal that last put each entrant out where the game's status says (``out_in``).
+    """
+    owner = tuple(entrants[column[0] % len(entrants)] for column in sheet.columns)
+    out = getattr(sheet.status, "out_in", None)
+    return TableResult(
+        owner, tuple(sheet.totals), hands=len(sheet.rows), finished=sheet.finished or closed,
+        higher_wins=not game.lower_wins,
+        winner=owner[sheet.winners[0]] if sheet.finished and len(sheet.winners) == 1 else None,
+        eliminated=tuple(out) if out and any(deal is not None for deal in out) else None)
+
+
+def match_options(game: Game, chosen: Mapping[str, Any], players: int, *,
+                  pairs: bool = False) -> dict[str, Any]:
+    """The options of one table's match: what the organiser chose, a table of pairs playing
+    in pairs, cleaned by the game for ``players`` (RuleError if they do not suit it)."""
+    return game.clean_options(players, {**chosen, **dict(game.tournament.pair_options)}
+                              if pairs else chosen)
 
 
 def sat_out(entrant: Entrant) -> TableScore:

@@ -7,7 +7,17 @@ from flask import Blueprint
 
 def blueprints() -> list[Blueprint]:
     """Every shared page's blueprint."""
-    from . import backups, cards, certificate, exports, matches, screens, site, tables
+    from . import (
+        backups,
+        cards,
+        certificate,
+        exports,
+        matches,
+        screens,
+        site,
+        tables,
+        tournaments,
+    )
 
     return [site.bp, tables.bp, matches.bp, exports.bp, backups.bp, certificate.bp,
-            screens.bp, cards.bp]
+            screens.bp, cards.bp, tournaments.bp]

@@ -28,7 +28,7 @@ from ..engine.printing import download_name
 from ..models import NAME_LENGTH, Change, Match, Seat, clean_name
 from ..rules import GAMES, RuleError
 from ..web import pagecache
-from ..web.access import can_edit
+from ..web.access import can_edit, is_member
 from ..web.forms import StepForm, match_form
 from ..web.games import spec_of
 from ..web.i18n import rule_message
@@ -47,6 +47,7 @@ from ..web.pages import (
     viewer_zone,
 )
 from ..web.tables import chosen_table, home_tables, known_players, page_number, table_for_new_match
+from ..web.tournaments import kept_matches
 
 bp = Blueprint("matches", __name__)
 ROW_ACTIONS = ("up", "remove")
@@ -62,7 +63,7 @@ def home():
     page = page_number()
     rows, count = home_tables(page)
     return render_template("matches/home.html", tables=rows, count=count, games=GAMES,
-                           page=page)
+                           page=page, kept=kept_matches())
 
 
 def _edit_rows(form: Any) -> bool:
@@ -207,6 +208,8 @@ def show(match_id: str):
         notice = saved_notice(match, saved, request.args.get("step"))
         if notice is None and request.args.get("joined") == "1":
             notice = joined_notice(match, can_edit(match_id))
+        if notice is None and request.args.get("kept") == "1" and can_edit(match_id):
+            notice = _("This phone now keeps this table’s sheet, and no other.")
         return render_sheet(match, notice=notice, undoable=True,
                             **spec_of(match.game).entry_context(request.args, match))
 
@@ -321,4 +324,4 @@ def share(match_id: str):
         screen=share_url("screens.match", match_id=match.id),
         pdf=share_url("exports.match_pdf", match_id=match.id),
         pdf_name=download_name(match, "pdf"), title=GAMES[match.game].name,
-        loopback=link_base().loopback, editor=can_edit(match.id))
+        loopback=link_base().loopback, editor=is_member(match.table_id))

@@ -40,6 +40,7 @@ from ..models import (
     Membership,
     Seat,
     Table,
+    Tournament,
     _now,
     clean_name,
     new_secret,
@@ -51,6 +52,7 @@ from ..web import cards
 from ..web.access import (
     current_device,
     get_table,
+    in_tournament,
     is_member,
     join,
     membership,
@@ -96,6 +98,9 @@ def show(table_id: str):
                            removed=request.args.get("removed", "")[:NAME_LENGTH],
                            joined=request.args.get("joined") == "1",
                            players=known_players(table), name_length=NAME_LENGTH, games=GAMES,
+                           tournaments=db.session.scalars(
+                               select(Tournament).where(Tournament.table_id == table.id)
+                               .order_by(Tournament.created_at.desc())).all(),
                            table_name_length=TABLE_NAME_LENGTH)
 
 
@@ -325,6 +330,8 @@ def delete_match(match_id: str):
     """Ask first, then delete the match with its hands and history for good; the table's
     statistics follow. A form made for an older version of the match deletes nothing."""
     match = get_match(match_id)
+    if in_tournament(match.id) and not is_member(match.table_id):
+        abort(403, _("Only the organiser's phones may delete a match of the tournament."))
     form = StepForm()
     error = None
     if request.method == "POST":

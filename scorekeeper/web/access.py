@@ -6,7 +6,9 @@ on its very next request. A cookie from before tables (a list of match ids under
 is turned into membership of those matches' tables on its first visit.
 
 Anyone with a match's address may watch it; every change (any POST naming a match) from a
-phone that is not a member of its table is refused with a 403 (:func:`guard`). Setting
+phone that is not a member of its table, nor the keeper of that match alone (a tournament
+table's phone), is refused with a 403 (:func:`guard`), and so is every change to a match of a
+tournament round that was closed. Setting
 ``OPEN_EDIT`` makes a household install editable by anyone who can reach it.
 """
 
@@ -18,11 +20,20 @@ from typing import Any
 
 from flask import Flask, Response, abort, current_app, g, request, session
 from flask_babel import gettext as _
-from sqlalchemy import exists, select, update
+from sqlalchemy import exists, or_, select, update
 
 from ..db import db
 from ..engine.ledger import add_member
-from ..models import Device, Match, Membership, Table, _now
+from ..models import (
+    Device,
+    Match,
+    MatchKeeper,
+    Membership,
+    Table,
+    TournamentRound,
+    TournamentTable,
+    _now,
+)
 from .pages import get_match, is_htmx, over_live, render_sheet
 
 DEVICE_KEY = "device"
@@ -97,16 +108,42 @@ def is_member(table_id: str) -> bool:
 
 
 def can_edit(match_id: str) -> bool:
-    """True when this phone belongs to the match's table: one query a request and match."""
-    if open_edit():
-        return True
+    """True when this phone belongs to the match's table, or keeps that match alone (a
+    tournament table's phone), and the match is not in a tournament round that was closed:
+    one query a request and match."""
     known = g.setdefault("editable", {})
     if match_id not in known:
         token = device_token()
-        known[match_id] = token is not None and bool(db.session.scalar(select(exists().where(
-            Match.id == match_id, Membership.table_id == Match.table_id,
-            Membership.device_id == Device.id, Device.token == token))))
+        closed = exists().where(
+            TournamentTable.match_id == match_id,
+            TournamentRound.tournament_id == TournamentTable.tournament_id,
+            TournamentRound.number == TournamentTable.round, TournamentRound.closed)
+        if open_edit():
+            allowed = ~closed
+        elif token is None:
+            allowed = None
+        else:
+            allowed = or_(exists().where(
+                Match.id == match_id, Membership.table_id == Match.table_id,
+                Membership.device_id == Device.id, Device.token == token), exists().where(
+                MatchKeeper.match_id == match_id, MatchKeeper.device_id == Device.id,
+                Device.token == token)) & ~closed
+        known[match_id] = allowed is not None and bool(db.session.scalar(select(allowed)))
     return known[match_id]
+
+
+def closed_round(match_id: str) -> int | None:
+    """The number of the closed tournament round the match was played in; None when it is
+    in none."""
+    return db.session.scalar(select(TournamentTable.round).join(
+        TournamentRound, (TournamentRound.tournament_id == TournamentTable.tournament_id)
+        & (TournamentRound.number == TournamentTable.round)).where(
+        TournamentTable.match_id == match_id, TournamentRound.closed))
+
+
+def in_tournament(match_id: str) -> bool:
+    """True when the match is a table's match of a tournament evening."""
+    return bool(db.session.scalar(select(exists().where(TournamentTable.match_id == match_id))))
 
 
 def my_tables() -> select:
@@ -161,12 +198,23 @@ def guard() -> Response | None:
         match_id = request.view_args["match_id"]
         if not can_edit(match_id):
             match = get_match(match_id)
-            if is_htmx():
-                return over_live(render_sheet(match, status=403, jump=True, notice=_(
-                    "This phone was removed from the table: you can still follow the sheet.")))
-            abort(403, _("This phone may only watch this match: to keep its sheet, ask a "
-                         "phone of its table for an invitation (Share, then Invite to this "
-                         "table) and scan its code."))
+            closed = closed_round(match_id)
+            if closed is not None:
+                why = _("Round %(round)s is over: its matches take no more changes.",
+                        round=closed)
+            elif is_htmx():
+                why = _("This phone was removed from the table: you can still follow the "
+                        "sheet.")
+            elif in_tournament(match_id):
+                why = _("This match is kept by its own table's phone and the organiser's: "
+                        "this phone may only watch it.")
+            else:
+                why = _("This phone may only watch this match: to keep its sheet, ask a "
+                        "phone of its table for an invitation (Share, then Invite to this "
+                        "table) and scan its code.")
+            if is_htmx():  # the live sheet as this phone may see it, saying why
+                return over_live(render_sheet(match, status=403, jump=True, notice=why))
+            abort(403, why)
     return None
 
 

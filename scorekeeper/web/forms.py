@@ -14,7 +14,14 @@ from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_ngettext as _ln
 from flask_wtf import FlaskForm
 from flask_wtf.csrf import CSRFProtect
-from wtforms import BooleanField, FieldList, IntegerField, SelectField, StringField
+from wtforms import (
+    BooleanField,
+    FieldList,
+    IntegerField,
+    SelectField,
+    StringField,
+    TextAreaField,
+)
 from wtforms.fields.choices import SelectChoice
 from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
@@ -209,24 +216,109 @@ class MatchForm(Form):
         return {o.key: self[f"opt_{o.key}"].data for o in self.game.options}
 
 
-def match_form(game: Game, **kwargs: Any) -> MatchForm:
-    """A MatchForm with one field per option of ``game``."""
+def _with_options(base: type, game: Game, defaults: dict[str, Any] | None = None) -> type:
+    """A subclass of ``base`` with one field ``opt_<key>`` per option of ``game``, starting
+    from ``defaults`` where given, else the option's own default."""
 
-    class GameMatchForm(MatchForm):
+    class WithOptions(base):  # type: ignore[misc, valid-type]
         pass
 
+    defaults = defaults or {}
     for option in game.options:
         label = _l(option.label)
         description = _l(option.help) if option.help else ""
+        default = defaults.get(option.key, option.default)
         if option.kind == "bool":
-            field = BooleanField(label, default=option.default, description=description)
+            field = BooleanField(label, default=default, description=description)
         elif option.choices:
             choices = [SelectChoice(c, _l(option.word(c))) for c in option.choices]
-            field = SelectField(label, default=option.default, description=description,
+            field = SelectField(label, default=default, description=description,
                                 choices=choices, coerce=type(option.default))
         else:
-            field = WholeField(label, default=option.default, description=description,
+            field = WholeField(label, default=default, description=description,
                                  validators=[Optional()])
-        setattr(GameMatchForm, f"opt_{option.key}", field)
-    GameMatchForm.game = game
-    return GameMatchForm(**kwargs)
+        setattr(WithOptions, f"opt_{option.key}", field)
+    WithOptions.game = game
+    return WithOptions
+
+
+def match_form(game: Game, **kwargs: Any) -> MatchForm:
+    """A MatchForm with one field per option of ``game``."""
+    return _with_options(MatchForm, game)(**kwargs)
+
+
+FORMATS = {"danish": _l("Danish (by standing, fewest repeats)"),
+           "groups": _l("Round robin in groups"), "knockout": _l("Knockout")}
+ENTRANTS_LIMIT = 64
+
+
+class TournamentForm(Form):
+    """A new tournament: its name, format, rounds, table size, entrants (one a line; a pair
+    as "Anna + Bruno"), the seed of the draw and the game's options."""
+
+    name = StringField(_l("Name of the evening"),
+                       validators=[InputRequired(), Length(max=60)])
+    format = SelectField(_l("Format"), choices=[SelectChoice(k, v) for k, v in FORMATS.items()],
+                         default="danish")
+    rounds = WholeField(_l("Rounds"), default=4, validators=[InputRequired(),
+                                                              NumberRange(1, 20)])
+    size = WholeField(_l("Entrants a table"), default=4,
+                      validators=[InputRequired(), NumberRange(2, 12)])
+    go_on = WholeField(_l("Going on from each table (knockout)"), default=2,
+                       validators=[InputRequired(), NumberRange(1, 10)])
+    pairs = BooleanField(_l("Fixed pairs (write each pair as “Anna + Bruno”)"))
+    seed = WholeField(_l("Seed of the draw"), validators=[InputRequired(),
+                                                          NumberRange(0, MAX_INT)])
+    entrants = TextAreaField(_l("Entrants, one a line"), validators=[InputRequired()])
+
+    game: Game
+
+    def validate_name(self, field: StringField) -> None:
+        """The name is plain text."""
+        if not readable_name(field.data or "") or not clean_name(field.data or ""):
+            raise ValidationError(_l("The name of the evening cannot be empty or hold control, "
+                                     "invisible or direction-changing characters."))
+
+    def entrant_names(self) -> list[list[str]]:
+        """Each entrant's names: one, or two for a pair; blank lines left out."""
+        return [[clean_name(part) for part in line.split("+")] if self.pairs.data
+                else [clean_name(line)]
+                for line in (self.entrants.data or "").splitlines() if line.strip()]
+
+    def validate_entrants(self, field: TextAreaField) -> None:
+        """Readable names, short enough, each once; two a pair; at most 64 entrants."""
+        check_entrants(self.entrant_names(), bool(self.pairs.data))
+
+    def option_values(self) -> dict[str, Any]:
+        """The raw option values, by option key."""
+        return {o.key: self[f"opt_{o.key}"].data for o in self.game.options}
+
+
+def check_entrants(entrants: list[list[str]], pairs: bool, known: Iterable[str] = ()) -> None:
+    """Raise ValidationError naming what is wrong with the entrants' names (``known``: the
+    names already entered)."""
+    seen = {name_key(name) for name in known}
+    if len(entrants) + len(seen) // (2 if pairs else 1) > ENTRANTS_LIMIT:
+        raise ValidationError(_l("A tournament has at most %(n)s entrants.",
+                                 n=ENTRANTS_LIMIT))
+    for names in entrants:
+        if pairs and len(names) != 2:
+            raise ValidationError(_l("“%(line)s”: a pair is two names joined by +, as "
+                                     "“Anna + Bruno”.", line=" + ".join(names)))
+        for name in names:
+            if not name or not readable_name(name):
+                raise ValidationError(_l("“%(line)s”: a name cannot be empty or hold control, "
+                                         "invisible or direction-changing characters.",
+                                         line=" + ".join(names)))
+            if len(name) > NAME_LENGTH:
+                raise ValidationError(_l("%(name)s: a name has at most %(n)s characters.",
+                                         name=name[:NAME_LENGTH] + "…", n=NAME_LENGTH))
+            if name_key(name) in seen:
+                raise ValidationError(_l("%(name)s is entered twice.", name=name))
+            seen.add(name_key(name))
+
+
+def tournament_form(game: Game, **kwargs: Any) -> TournamentForm:
+    """A TournamentForm with one field per option of ``game``, from the defaults a
+    tournament's matches start with."""
+    return _with_options(TournamentForm, game, dict(game.tournament.options))(**kwargs)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from flask import request
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import selectinload
 
 from ..db import db
@@ -76,11 +76,12 @@ def table_for_new_match(table_id: str | None, names: list[str]) -> Table:
 
 
 def current_match(table_id: str) -> tuple[str, int] | None:
-    """The id and version of the match ``table_id`` plays now: its newest match still in
-    play, else its newest finished one, else its newest abandoned one; None before its
-    first match."""
-    standing = case((Match.abandoned, 2), (Match.finished, 1), else_=0)
+    """The id and version of the match ``table_id`` plays now: the match changed last (a
+    hand saved, a correction, a new match started), so that a match just finished shows its
+    result until the next one starts; an abandoned match only when there is no other. None
+    before the table's first match."""
     row = db.session.execute(
         select(Match.id, Match.version).where(Match.table_id == table_id)
-        .order_by(standing, Match.created_at.desc(), Match.id.desc()).limit(1)).first()
+        .order_by(Match.abandoned, Match.updated_at.desc(), Match.created_at.desc(),
+                  Match.id.desc()).limit(1)).first()
     return None if row is None else (row.id, row.version)

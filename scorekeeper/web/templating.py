@@ -19,13 +19,14 @@ from ..engine.stats import START, GameStats
 from ..models import Match, name_key
 from ..rules import Event, Note
 from ..rules.cards import SUIT_NAMES
-from .access import can_edit
+from .access import can_edit, is_member
 from .assets import asset
 from .games import GameSpec, spec_of
 from .links import qr_svg, secure_offer
 from .pagecache import csrf_token
 from .pages import render_compact
 from .pwa import THEME
+from .tournaments import tournament_table
 
 
 def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
@@ -86,12 +87,12 @@ def rating_chart(stats: GameStats, order: list[int]):
 
 
 GLOBALS: Mapping[str, Any] = {
-    "asset": asset, "can_edit": can_edit, "csrf_token": csrf_token,
+    "asset": asset, "can_edit": can_edit, "csrf_token": csrf_token, "is_member": is_member,
     "current_lang": lambda: str(get_locale()), "error_messages": error_messages,
     "install_theme": THEME, "leaders_of": leaders_of, "qr_svg": qr_svg,
     "ranking_of": ranking_of, "rating_chart": rating_chart, "running_chart": running_chart,
     "secure_offer": secure_offer, "sheet_block": sheet_block, "start_rating": int(START),
-    "undo_redo": undo_redo,
+    "tournament_table": tournament_table, "undo_redo": undo_redo,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
 }
 # "number": every score a page prints, a negative one with a real minus sign (U+2212).

@@ -25,11 +25,13 @@ from scorekeeper.rules.tournaments import (
     draw,
     first_dealer,
     knockout_standings,
+    match_options,
     reduce_repeats,
     repeats,
     sat_out,
     score_table,
     standings,
+    table_result,
     table_sizes,
 )
 
@@ -723,3 +725,48 @@ def test_knockout_standings_before_the_final_go_by_the_round_reached() -> None:
 ])
 def test_display_gives_one_decimal_half_tenths_away_from_zero(value: F, text: str) -> None:
     assert display(value) == text
+
+
+# --- a table's result read from its match's sheet -----------------------------------------------
+
+
+def scala_deal(closer: int, points: list) -> dict:
+    return {"closer": closer, "points": points}
+
+
+def test_a_scala40_sheet_gives_totals_lowest_first_and_its_winner():
+    options = match_options(SCALA40, {"end": "deals", "deals": 2}, 4)
+    sheet = SCALA40.build_sheet(4, [scala_deal(0, [None, 20, 5, 40]),
+                                    scala_deal(2, [10, 30, None, 5])], **options)
+    result = table_result(sheet, ("A", "B", "C", "D"), SCALA40)
+    assert result == TableResult(("A", "B", "C", "D"), (10, 50, 5, 45), hands=2,
+                                 finished=True, higher_wins=False, winner="C")
+    assert [s.points for s in score_table(result).scores] == [2, 0, 3, 1]
+    half = SCALA40.build_sheet(4, [scala_deal(0, [None, 20, 5, 40])], **options)
+    assert table_result(half, "ABCD", SCALA40).finished is False
+    assert table_result(half, "ABCD", SCALA40, closed=True).finished is True
+
+
+def test_elimination_ranks_those_out_by_the_deal_that_put_them_out():
+    sheet = SCALA40.build_sheet(3, [scala_deal(0, [None, 120, 20]),
+                                    scala_deal(0, [None, None, 90])])
+    result = table_result(sheet, "ABC", SCALA40)
+    assert result.eliminated == (None, 1, 2) and result.winner == "A"
+    assert [s.points for s in score_table(result).scores] == [2, 0, 1]
+
+
+def test_pairs_are_one_entrant_each_whatever_their_seats():
+    options = match_options(SCALA40, {"end": "deals", "deals": 1}, 4, pairs=True)
+    assert options["pairs"] is True
+    sheet = SCALA40.build_sheet(4, [scala_deal(0, [None, 20, 5, 40])], **options)
+    result = table_result(sheet, ("P", "Q"), SCALA40)
+    assert result.entrants == ("P", "Q") and result.totals == (0, 60)  # the closer's pair: 0
+    # Forty-Five seats three pairs with its own option; two pairs need none.
+    assert match_options(FORTYFIVE, {}, 6, pairs=True)["three_pairs"] is True
+    assert match_options(FORTYFIVE, {}, 4, pairs=True)["three_pairs"] is False
+
+
+def test_a_tournament_s_matches_start_from_a_fixed_length():
+    assert dict(SCALA40.tournament.options) == {"end": "deals", "deals": 6}
+    assert dict(QUARANTOTTO.tournament.options) == {"length": "games", "games": 4}
+    assert NAVAWHIST.tournament.options == ()

@@ -1,0 +1,319 @@
+"""Tournament evenings: creating one from the organiser's table, its entrants, seating each
+round (each table an ordinary match), the phone that keeps one table's match joining by that
+table's code, and the live standings with their PDFs.
+
+The tournament's address is its secret, as a match's is: anyone holding it follows the
+standings. The seating with its codes and every change are for the organiser's phones (the
+members of the table it was created from), which may also edit every match of it; a table's
+phone may edit that table's match alone.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+from flask import (
+    Blueprint,
+    Response,
+    abort,
+    current_app,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
+from flask_babel import force_locale
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from ..db import db
+from ..engine.ledger import bump_table
+from ..models import Entrant, MatchKeeper, Tournament, TournamentTable, clean_name
+from ..rules import GAMES, RuleError
+from ..rules.tournaments import MIN_ENTRANTS, display, table_sizes
+from ..web import pdf
+from ..web.access import current_device, get_table
+from ..web.forms import (
+    FORMATS,
+    StepForm,
+    TournamentForm,
+    ValidationError,
+    check_entrants,
+    tournament_form,
+)
+from ..web.i18n import rule_message
+from ..web.links import qr_svg, share_url
+from ..web.pages import download_language, is_htmx
+from ..web.tables import known_players
+from ..web.tournaments import (
+    close_round,
+    current_round,
+    get_organised,
+    get_tournament,
+    organiser,
+    plan,
+    results,
+    seat_next_round,
+    version_key,
+)
+
+bp = Blueprint("tournaments", __name__)
+POLL_SECONDS = 4
+TOURNAMENT_GAMES = [key for key, game in GAMES.items() if not game.solitaire]
+
+
+@bp.route("/tables/<table_id>/tournaments/new", methods=["GET", "POST"])
+def new(table_id: str):
+    """The organiser's form: the game (a switch reloads the form), its options, the format,
+    rounds, table size, the entrants and the seed of the draw."""
+    table = get_table(table_id)
+    key = request.values.get("game", TOURNAMENT_GAMES[0])
+    if key not in TOURNAMENT_GAMES:
+        abort(404, _("%(game)s has no tournaments.", game=key[:30]))
+    game = GAMES[key]
+    form = tournament_form(game)
+    if request.method == "GET":
+        form.entrants.data = "\n".join(known_players(table))
+        form.seed.data = secrets.randbelow(1_000_000)
+    elif form.validate():
+        try:
+            tournament = Tournament(
+                table_id=table.id, name=clean_name(form.name.data), game=game.key,
+                format=form.format.data, rounds=form.rounds.data, size=form.size.data,
+                pairs=bool(form.pairs.data), go_on=form.go_on.data, seed=form.seed.data,
+                options=form.option_values())
+            _check(tournament, form)
+        except RuleError as error:
+            form.form_errors.append(rule_message(error))
+        else:
+            for number, names in enumerate(form.entrant_names()):
+                tournament.entrants.append(Entrant(number=number, names=names))
+            db.session.add(tournament)
+            db.session.commit()
+            return redirect(url_for("tournaments.show", tournament_id=tournament.id), 303)
+    status = 422 if form.errors or form.form_errors else 200
+    return render_template("tournaments/new.html", form=form, game=game, table=table,
+                           games=[GAMES[k] for k in TOURNAMENT_GAMES]), status
+
+
+def _check(tournament: Tournament, form: TournamentForm) -> None:
+    """Refuse what the rules refuse of the choices (a game without pairs, a table size
+    that does not suit the game, the game's options); keep the options cleaned."""
+    game = GAMES[tournament.game]
+    plan(tournament)
+    players = 4 if tournament.pairs else min(max(tournament.size, game.min_players),
+                                             game.max_players)
+    tournament.options = game.clean_options(players, form.option_values())
+    if not tournament.pairs and not game.tournament.alone:
+        table_sizes(MIN_ENTRANTS, game, size=tournament.size)
+
+
+@bp.get("/tournaments/<tournament_id>")
+def show(tournament_id: str):
+    """The tournament: its rounds and tables, the standings, and for the organiser the
+    entrants to add or withdraw and the next round to seat."""
+    tournament = get_tournament(tournament_id)
+    return render_template("tournaments/show.html", **_context(tournament),
+                           error=request.args.get("error"))
+
+
+def _context(tournament: Tournament) -> dict:
+    done = results(tournament)
+    row = current_round(tournament)
+    return {"tournament": tournament, "game": GAMES[tournament.game], "results": done,
+            "entrants": {e.number: e for e in tournament.entrants}, "display": display,
+            "organiser": organiser(tournament), "row": row, "formats": FORMATS,
+            "round_over": row is None or row.closed or done.finished(row.number),
+            "standings_url": share_url("tournaments.standings", tournament_id=tournament.id)}
+
+
+@bp.post("/tournaments/<tournament_id>/entrants")
+def add_entrant(tournament_id: str):
+    """Add an entrant (a name, or a pair "Anna + Bruno") before round 1."""
+    tournament = get_organised(tournament_id)
+    line = request.form.get("entrant", "")[:200]
+    names = [clean_name(part) for part in line.split("+")] if tournament.pairs \
+        else [clean_name(line)]
+    error = None
+    if tournament.round_rows:
+        error = _("Entrants can be added before round 1 only.")
+    else:
+        try:
+            check_entrants([names], tournament.pairs,
+                           [n for e in tournament.entrants for n in e.names])
+        except ValidationError as refused:
+            error = str(refused)
+    if error:
+        return _refused(tournament, error)
+    tournament.entrants.append(Entrant(number=len(tournament.entrants), names=names))
+    tournament.version += 1
+    db.session.commit()
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id,
+                            _anchor="entrants"), 303)
+
+
+def _refused(tournament: Tournament, error: str):
+    """The tournament's page saying what was refused, nothing stored."""
+    db.session.rollback()
+    return render_template("tournaments/show.html", **_context(tournament), error=error), 422
+
+
+@bp.post("/tournaments/<tournament_id>/entrants/<int(max=64):number>/withdraw")
+def withdraw(tournament_id: str, number: int):
+    """Withdraw an entrant between rounds: kept in the standings, never seated again."""
+    tournament = get_organised(tournament_id)
+    entrant = next((e for e in tournament.entrants if e.number == number), None)
+    if entrant is None:
+        abort(404, _("There is no such entrant."))
+    row = current_round(tournament)
+    if row is not None and not row.closed and not results(tournament).finished(row.number) \
+            and any(number in t.entrants for t in tournament.tables if t.round == row.number):
+        return _refused(tournament, _(
+            "%(name)s is playing round %(round)s: withdraw them once it is over.",
+            name=entrant.name, round=row.number))
+    if entrant.withdrawn is None:
+        entrant.withdrawn = row.number if row else 0
+        tournament.version += 1
+        db.session.commit()
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id,
+                            _anchor="entrants"), 303)
+
+
+@bp.post("/tournaments/<tournament_id>/rounds")
+def seat(tournament_id: str):
+    """Seat the next round (closing the round before: no more changes there)."""
+    tournament = get_organised(tournament_id)
+    form = StepForm()
+    if not form.validate() or form.version.data != tournament.version:
+        return _refused(tournament, _("The tournament changed meanwhile: here it is as it "
+                                      "stands now."))
+    try:
+        row = seat_next_round(tournament)
+    except RuleError as error:
+        return _refused(tournament, rule_message(error))
+    bump_table(tournament.table_id)
+    db.session.commit()
+    return redirect(url_for("tournaments.seating", tournament_id=tournament.id,
+                            number=row.number), 303)
+
+
+@bp.post("/tournaments/<tournament_id>/close")
+def close(tournament_id: str):
+    """Close the round in play as it stands: its matches take no more changes."""
+    tournament = get_organised(tournament_id)
+    close_round(tournament)
+    db.session.commit()
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id), 303)
+
+
+def _round_tables(tournament: Tournament, number: int) -> list[TournamentTable]:
+    tables = [t for t in tournament.tables if t.round == number]
+    if not tables:
+        abort(404, _("There is no such round."))
+    return tables
+
+
+def _seating_context(tournament: Tournament, number: int) -> dict:
+    tables = _round_tables(tournament, number)
+    links = {t.number: share_url("tournaments.keep", token=t.token) for t in tables}
+    return {**_context(tournament), "number": number, "tables": tables, "links": links,
+            "codes": {n: qr_svg(link, _("Keep the sheet of table %(n)s", n=n))
+                      for n, link in links.items()},
+            "sitting_out": tournament.round_rows[number - 1].sitting_out}
+
+
+@bp.get("/tournaments/<tournament_id>/rounds/<int(max=99):number>")
+def seating(tournament_id: str, number: int):
+    """A round's seating: each table's seats, first dealer, match and the code its phone
+    scans to keep that match (for the organiser's phones only: the code grants editing)."""
+    tournament = get_organised(tournament_id)
+    return render_template("tournaments/seating.html", **_seating_context(tournament, number))
+
+
+@bp.get("/tournaments/<tournament_id>/rounds/<int(max=99):number>.pdf")
+def seating_pdf(tournament_id: str, number: int):
+    """A round's seating to pin up, each table with the code its phone scans."""
+    tournament = get_organised(tournament_id)
+    with force_locale(download_language()):
+        html = render_template("pdf/seating.html", **_seating_context(tournament, number))
+    return _pdf(html, f"round-{number}.pdf")
+
+
+def _pdf(html: str, name: str) -> Response:
+    static = current_app.static_folder
+    data = pdf.render(html, static, f"{static}/css/print.css")
+    return Response(data, mimetype="application/pdf", headers={
+        "Content-Disposition": f'attachment; filename="{name}"', "Cache-Control": "no-store"})
+
+
+@bp.get("/tournaments/<tournament_id>/standings")
+def standings(tournament_id: str):
+    """The live standings, overall and per round, for any phone or table screen holding
+    the address; its poll (htmx, with ``since``) gets 204 while nothing changed."""
+    tournament = get_tournament(tournament_id)
+    key = str(hash(version_key(tournament)))
+    if is_htmx() and request.args.get("since") == key:
+        return "", 204, {"Cache-Control": "no-cache"}
+    template = "tournaments/_standings.html" if is_htmx() else "tournaments/standings.html"
+    return render_template(template, **_context(tournament), key=key,
+                           poll_seconds=POLL_SECONDS), 200, {"Cache-Control": "no-cache"}
+
+
+@bp.get("/tournaments/<tournament_id>/standings.pdf")
+def standings_pdf(tournament_id: str):
+    """The standings (final once every round is played) and each round's seating and
+    results, to pin up."""
+    tournament = get_tournament(tournament_id)
+    with force_locale(download_language()):
+        html = render_template("pdf/standings.html", **_context(tournament))
+    return _pdf(html, "standings.pdf")
+
+
+@bp.route("/tournaments/keep/<token>", methods=["GET", "POST"])
+def keep(token: str):
+    """A table's code: asks first (GET), then lets this phone edit that table's match alone
+    and opens it."""
+    table = db.session.scalar(select(TournamentTable).where(TournamentTable.token == token[:64]))
+    if table is None or table.match_id is None:
+        abort(404, _("This code keeps no table: ask the organiser for the seating."))
+    tournament = db.session.get(Tournament, table.tournament_id)
+    row = tournament.round_rows[table.round - 1]
+    if row.closed:
+        abort(403, _("Round %(round)s is over: its matches take no more changes.",
+                     round=table.round))
+    if request.method == "GET":
+        return render_template("tournaments/keep.html", tournament=tournament, table=table,
+                               entrants={e.number: e for e in tournament.entrants})
+    device = current_device(create=True)
+    if db.session.get(MatchKeeper, (table.match_id, device.id)) is None:
+        db.session.add(MatchKeeper(match_id=table.match_id, device_id=device.id))
+    db.session.commit()
+    return redirect(url_for("matches.show", match_id=table.match_id, kept=1), 303)
+
+
+@bp.get("/tournaments/<tournament_id>.json")
+def as_json(tournament_id: str):
+    """The tournament as data: each round's tables and standings, the overall standings;
+    points as exact fractions ("7/2") beside their one-decimal text."""
+    tournament = get_tournament(tournament_id)
+    done = results(tournament)
+    names = {e.number: e.name for e in tournament.entrants}
+
+    def rows(standings):
+        return [{"place": r.place, "entrant": names[r.entrant], "points": str(r.points),
+                 "match_points": str(r.match_points), "shown": display(r.points),
+                 "wins": r.wins, "withdrawn": r.withdrawn} for r in standings.rows]
+
+    return {"id": tournament.id, "game": tournament.game, "seed": tournament.seed,
+            "format": tournament.format, "entrants": [e.names for e in tournament.entrants],
+            "rounds": [{"number": row.number, "closed": row.closed,
+                        "sitting_out": [names[n] for n in row.sitting_out],
+                        "tables": [{"number": p.table.number, "match": p.match and p.match.id,
+                                    "dealer": p.table.dealer,
+                                    "entrants": [names[n] for n in p.table.entrants]}
+                                   for p in played],
+                        "standings": rows(per_round)}
+                       for row, played, per_round in zip(tournament.round_rows, done.rounds,
+                                                         done.per_round, strict=True)],
+            "standings": rows(done.overall), "provisional": done.overall.provisional,
+            "over": done.over}

@@ -1,0 +1,254 @@
+"""Tournament evenings as requests see them: the stored tournament turned into what
+:mod:`scorekeeper.rules.tournaments` takes, each table's result read from its match's
+computed sheet (never from stored totals), the standings cached by the versions they were
+computed from, and a round's matches created by its seating.
+
+Entrants are known to the rules by their number (the order they were entered).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from flask import abort, g
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from ..db import db
+from ..engine.cache import cache
+from ..engine.ledger import seat_players
+from ..engine.sheets import compute_sheet
+from ..models import (
+    Device,
+    Match,
+    MatchKeeper,
+    Seat,
+    Table,
+    Tournament,
+    TournamentRound,
+    TournamentTable,
+)
+from ..rules import GAMES
+from ..rules import tournaments as rules
+from .access import device_token, is_member
+
+
+def get_tournament(tournament_id: str) -> Tournament:
+    """The tournament with this id; 404 when there is none (its address is its secret)."""
+    return db.get_or_404(Tournament, tournament_id, description=_("There is no such tournament."))
+
+
+def organiser(tournament: Tournament) -> bool:
+    """True when this phone belongs to the organiser's table: it runs the evening and may
+    edit every match of it."""
+    return is_member(tournament.table_id)
+
+
+def get_organised(tournament_id: str) -> Tournament:
+    """The tournament, for a change only its organiser's phones may make (403 otherwise)."""
+    tournament = get_tournament(tournament_id)
+    if not organiser(tournament):
+        abort(403, _("Only the organiser's phones may change the tournament."))
+    return tournament
+
+
+def plan(tournament: Tournament) -> rules.Tournament:
+    """What the rules know of the tournament."""
+    return rules.Tournament(
+        GAMES[tournament.game], tournament.seed,
+        tuple(entrant.number for entrant in tournament.entrants), pairs=tournament.pairs,
+        size=tournament.size, format=rules.Format(tournament.format), rounds=tournament.rounds,
+        go_on=tournament.go_on)
+
+
+def withdrawn(tournament: Tournament) -> frozenset[int]:
+    """The entrants who withdrew."""
+    return frozenset(e.number for e in tournament.entrants if e.withdrawn is not None)
+
+
+def seatings(tournament: Tournament) -> list[rules.Seating]:
+    """The rounds seated so far, as the rules seat them."""
+    return [rules.Seating(
+        row.number, tuple(rules.Table(t.number, tuple(t.entrants), t.dealer)
+                          for t in tournament.tables if t.round == row.number),
+        tuple(row.sitting_out), row.final) for row in tournament.round_rows]
+
+
+def current_round(tournament: Tournament) -> TournamentRound | None:
+    """The latest round seated; None before round 1."""
+    return tournament.round_rows[-1] if tournament.round_rows else None
+
+
+@dataclass(frozen=True)
+class Played:
+    """One table of a round as it stands: its stored row, its match (None once deleted),
+    the match's sheet and the table's scores."""
+
+    table: TournamentTable
+    match: Match | None
+    sheet: Any
+    score: rules.TableScore
+
+
+@dataclass(frozen=True)
+class Results:
+    """Every round's tables, each round's standings and the overall standings."""
+
+    rounds: list[list[Played]]
+    per_round: list[rules.Standings]
+    overall: rules.Standings
+    over: bool  # every round played, the last one ended: the final standings
+
+    def finished(self, number: int) -> bool:
+        """True when every match of round ``number`` is over (or the round closed)."""
+        return all(played.score.finished for played in self.rounds[number - 1])
+
+
+def version_key(tournament: Tournament) -> tuple:
+    """What the standings depend on: the tournament's version and each match's (a deleted
+    match drops out of it). One query."""
+    rows = db.session.execute(
+        select(TournamentTable.round, TournamentTable.number, Match.version)
+        .join(Match, Match.id == TournamentTable.match_id)
+        .where(TournamentTable.tournament_id == tournament.id)
+        .order_by(TournamentTable.round, TournamentTable.number)).all()
+    return (tournament.id, tournament.version, tuple(tuple(row) for row in rows))
+
+
+def results(tournament: Tournament) -> Results:
+    """The tournament's results, computed once per :func:`version_key`."""
+    return cache("tournaments").get(version_key(tournament), lambda: _results(tournament))
+
+
+def _results(tournament: Tournament) -> Results:
+    game = GAMES[tournament.game]
+    ids = [t.match_id for t in tournament.tables if t.match_id]
+    matches = {m.id: m for m in db.session.scalars(select(Match).where(Match.id.in_(ids)))}
+    rounds: list[list[Played]] = []
+    scores: list[list[rules.TableScore]] = []
+    for row in tournament.round_rows:
+        played, round_scores = [], []
+        for table in (t for t in tournament.tables if t.round == row.number):
+            match = matches.get(table.match_id or "")
+            sheet = compute_sheet(match) if match else None
+            result = rules.table_result(sheet, table.entrants, game,
+                                        closed=row.closed or match.abandoned) if match else \
+                rules.TableResult(tuple(table.entrants), (0,) * len(table.entrants), hands=0,
+                                  finished=True)
+            score = rules.score_table(result)
+            played.append(Played(table, match, sheet, score))
+            round_scores.append(score)
+        round_scores += [rules.sat_out(entrant) for entrant in row.sitting_out]
+        rounds.append(played)
+        scores.append(round_scores)
+    order = plan(tournament).order
+    ranked = rules.knockout_standings if tournament.format == rules.Format.KNOCKOUT \
+        else rules.standings
+    out = withdrawn(tournament)
+    last = tournament.round_rows[-1] if tournament.round_rows else None
+    over = last is not None and (last.final or last.number >= tournament.rounds
+                                 and tournament.format != rules.Format.KNOCKOUT) \
+        and all(p.score.finished for p in rounds[-1])
+    return Results(rounds, [ranked(order, [round_scores], out) for round_scores in scores],
+                   ranked(order, scores, out), over)
+
+
+def seat_next_round(tournament: Tournament) -> TournamentRound:
+    """Close the round in play and seat the next one: one ordinary match a table, in the
+    organiser's table, with the tournament's options (RuleError when it cannot be seated).
+    The caller commits."""
+    done = results(tournament)
+    scores = [[p.score for p in round_] + [rules.sat_out(e) for e in row.sitting_out]
+              for round_, row in zip(done.rounds, tournament.round_rows, strict=True)]
+    seating = plan(tournament).seat(seatings(tournament), scores, withdrawn(tournament))
+    previous = current_round(tournament)
+    if previous is not None and not previous.closed:
+        _close(tournament, previous)
+    table = db.session.get(Table, tournament.table_id)
+    entrants = {e.number: e for e in tournament.entrants}
+    game = GAMES[tournament.game]
+    for seated in seating.tables:
+        names = [entrants[seated.entrants[seat % len(seated.entrants)]].names[
+            seat // len(seated.entrants)] for seat in range(_seats(tournament, seated))]
+        match = Match(game=game.key, table_id=table.id, first_dealer=seated.dealer,
+                      options=rules.match_options(game, tournament.options, len(names),
+                                                  pairs=tournament.pairs),
+                      place=tournament.name)
+        for seat, player in enumerate(seat_players(table, names)):
+            match.seats.append(Seat(seat=seat, player=player))
+        db.session.add(match)
+        db.session.flush()
+        tournament.tables.append(TournamentTable(
+            round=seating.number, number=seated.number, entrants=list(seated.entrants),
+            dealer=seated.dealer, match_id=match.id))
+    row = TournamentRound(number=seating.number, sitting_out=list(seating.sitting_out),
+                          final=seating.final)
+    tournament.round_rows.append(row)
+    tournament.version += 1
+    return row
+
+
+def _seats(tournament: Tournament, table: rules.Table) -> int:
+    return len(table.entrants) * (2 if tournament.pairs else 1)
+
+
+def close_round(tournament: Tournament) -> None:
+    """Close the round in play as it stands (its matches take no more changes); the caller
+    commits."""
+    row = current_round(tournament)
+    if row is not None and not row.closed:
+        _close(tournament, row)
+        tournament.version += 1
+
+
+def _close(tournament: Tournament, row: TournamentRound) -> None:
+    """Close ``row``: a match still in play is set aside as it stands (listed as abandoned,
+    counted as it stands), every match of the round is locked, and each takes a new version
+    so that every page of it shows that it is closed."""
+    row.closed = True
+    ids = [t.match_id for t in tournament.tables if t.round == row.number and t.match_id]
+    for match in db.session.scalars(select(Match).where(Match.id.in_(ids))):
+        match.abandoned = match.abandoned or not match.finished
+        match.locked = True
+        match.version += 1
+
+
+
+@dataclass(frozen=True)
+class Seated:
+    """Where a match stands in a tournament: the tournament, the round and the table, and
+    whether the round is closed."""
+
+    tournament_id: str
+    name: str
+    round: int
+    table: int
+    closed: bool
+
+
+def tournament_table(match_id: str) -> Seated | None:
+    """The tournament table that plays ``match_id``; None for a match of no tournament. One
+    query a request and match."""
+    known = g.setdefault("seated", {})
+    if match_id not in known:
+        row = db.session.execute(
+            select(Tournament.id, Tournament.name, TournamentTable.round,
+                   TournamentTable.number, TournamentRound.closed)
+            .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
+            .join(TournamentRound, (TournamentRound.tournament_id == Tournament.id)
+                  & (TournamentRound.number == TournamentTable.round))
+            .where(TournamentTable.match_id == match_id)).first()
+        known[match_id] = None if row is None else Seated(*row)
+    return known[match_id]
+
+
+def kept_matches() -> list[Match]:
+    """The matches this phone keeps alone (a tournament table's phone), newest first."""
+    token = device_token()
+    if token is None:
+        return []
+    return list(db.session.scalars(
+        select(Match).join(MatchKeeper, MatchKeeper.match_id == Match.id)
+        .join(Device, Device.id == MatchKeeper.device_id).where(Device.token == token)
+        .order_by(MatchKeeper.joined_at.desc()).limit(20)))

@@ -1,0 +1,381 @@
+"""Tournament evenings played through the forms: the organiser's phone creates the
+tournament and seats each round, one phone per table joins its table's match by the code on
+the seating page and plays it, and every standing is checked against an expectation worked
+out here from the matches' own sheets (placement and match points per TOURNAMENTS.md).
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from fractions import Fraction
+from typing import Any
+
+import pytest
+from flask import Flask
+from flask.testing import FlaskClient
+
+from scorekeeper.db import db
+from scorekeeper.models import Match
+
+from .conftest import Table, pdf_text
+
+KEEP = re.compile(r'href="(?:https?://[^/"]+)?(/tournaments/keep/[A-Za-z0-9_-]+)"')
+
+
+def ok(response, status: int = 303) -> Any:
+    assert response.status_code == status, response.get_data(as_text=True)[:3000]
+    return response
+
+
+class Organiser(Table):
+    """The organiser's phone: a member of the table the tournament is run from."""
+
+    def __init__(self, client: FlaskClient, app: Flask) -> None:
+        super().__init__(client)
+        first = self.new_match("quarantotto", ["Org", "Helper"])
+        with app.app_context():
+            self.table_id = db.session.get(Match, first).table_id
+
+    def create(self, game: str, entrants: list[str], **fields: Any) -> str:
+        data = {"game": game, "name": "Friday evening", "entrants": "\n".join(entrants),
+                "format": "danish", "rounds": 4, "size": 4, "go_on": 2, "seed": 2026}
+        data.update(fields)
+        response = ok(self.post(f"/tables/{self.table_id}/tournaments/new", data))
+        return response.headers["Location"].rsplit("/", 1)[1]
+
+    def state(self, tournament_id: str) -> dict[str, Any]:
+        return ok(self.client.get(f"/tournaments/{tournament_id}.json"), 200).get_json()
+
+    def seat(self, tournament_id: str) -> list[str]:
+        """Seat the next round; the keep links of its tables, from the seating page."""
+        page = self.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+        version = re.search(r'name="version" value="(\d+)"', page).group(1)
+        response = ok(self.post(f"/tournaments/{tournament_id}/rounds", {"version": version}))
+        seating = ok(self.client.get(response.headers["Location"]), 200).get_data(as_text=True)
+        return list(dict.fromkeys(KEEP.findall(seating)))
+
+
+def table_phone(app: Flask, keep: str) -> Table:
+    """A new phone that scans a table's code and keeps that match."""
+    phone = Table(app.test_client())
+    ok(phone.client.get(keep), 200)
+    response = ok(phone.post(keep, {}))
+    phone.match_id = response.headers["Location"].split("/")[2].split("?")[0]
+    return phone
+
+
+# --- the expectation, from the matches' sheets --------------------------------------------------
+
+
+def expected_round(sheets: list[dict[str, Any]], lower_wins: bool) -> dict[str, tuple]:
+    """Each entrant's (placement points, match points, won) at their table."""
+    out = {}
+    for sheet in sheets:
+        names = [column_name(sheet, c) for c in range(len(sheet["totals"]))]
+        totals = sheet["totals"]
+        n = len(totals)
+        sign = -1 if lower_wins else 1
+        average = Fraction(sum(totals), n)
+        for i, name in enumerate(names):
+            better = sum(sign * t > sign * totals[i] for t in totals)
+            level = sum(t == totals[i] for t in totals)
+            points = Fraction(sum(n - 1 - p for p in range(better, better + level)), level)
+            out[name] = (points, sign * (totals[i] - average), better == 0)
+    return out
+
+
+def column_name(sheet: dict[str, Any], column: int) -> str:
+    return " + ".join(sheet["players"][s]["name"] for s in sheet["columns"][column])
+
+
+def expected_standings(order: list[str], rounds: list[dict[str, tuple]]) -> list[tuple]:
+    """(entrant, points, match points, wins) first place first, by points, match points,
+    wins, then the draw's order (the games below leave no further tie)."""
+    sums = {e: [Fraction(0), Fraction(0), 0] for e in order}
+    for scores in rounds:
+        for name, (points, match_points, won) in scores.items():
+            sums[name][0] += points
+            sums[name][1] += match_points
+            sums[name][2] += won
+    ranked = sorted(order, key=lambda e: (-sums[e][0], -sums[e][1], -sums[e][2],
+                                          order.index(e)))
+    return [(e, *sums[e]) for e in ranked]
+
+
+def shown(rows: list[dict[str, Any]]) -> list[tuple]:
+    return [(r["entrant"], Fraction(r["points"]), Fraction(r["match_points"]), r["wins"])
+            for r in rows]
+
+
+def draw(entrants: list[str], seed: int) -> list[str]:
+    order = list(entrants)
+    random.Random(seed).shuffle(order)
+    return order
+
+
+# --- the games ----------------------------------------------------------------------------------
+
+
+def play_scala40(phone: Table, rng: random.Random, deals: int) -> None:
+    for _deal in range(deals):
+        sheet = phone.sheet(phone.match_id)
+        seats = len(sheet["players"])
+        closer = rng.randrange(seats)
+        data = {"version": sheet["version"], "number": sheet["next"]["number"],
+                "action": "save", "closer": closer}
+        data.update({f"values-{s}": rng.randrange(1, 70) for s in range(seats) if s != closer})
+        ok(phone.post(f"/matches/{phone.match_id}/scala40/deal", data))
+
+
+def play_navawhist(phone: Table, rng: random.Random) -> None:
+    while (sheet := phone.sheet(phone.match_id))["next"] is not None:
+        cards = sheet["next"]["info"]["cards"]
+        seats = len(sheet["players"])
+        tricks = [0] * seats
+        for _trick in range(cards):
+            tricks[rng.randrange(seats)] += 1
+        bids = [rng.randrange(cards + 1) for _seat in range(seats)]
+        dealer = sheet["next"]["dealer"]
+        if sum(bids) == cards:  # the dealer may not make the bids add up
+            bids[dealer] = (bids[dealer] + 1) % (cards + 1)
+            if sum(bids) == cards:
+                bids[dealer] = (bids[dealer] + 1) % (cards + 1)
+        phone.play_navawhist(phone.match_id, bids, tricks)
+
+
+SCALA = [f"Player {n:02}" for n in range(1, 17)]
+
+
+def test_a_16_entrant_scala40_evening_of_4_rounds(app: Flask) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("scala40", SCALA, opt_end="deals", opt_deals=3)
+    order = draw(SCALA, 2026)
+    assert [r["entrant"] for r in organiser.state(tournament_id)["standings"]] == order
+    rng = random.Random(7)
+    rounds: list[dict[str, tuple]] = []
+    phones: list[list[Table]] = []
+    for number in range(1, 5):
+        links = organiser.seat(tournament_id)
+        assert len(links) == 4  # 16 entrants at tables of 4
+        state = organiser.state(tournament_id)
+        assert [r["closed"] for r in state["rounds"]] == [True] * (number - 1) + [False]
+        tables = state["rounds"][-1]["tables"]
+        assert sorted(n for t in tables for n in t["entrants"]) == sorted(SCALA)
+        seated = [table_phone(app, link) for link in links]
+        phones.append(seated)
+        assert [p.match_id for p in seated] == [t["match"] for t in tables]
+        # A table's phone keeps its own match and no other.
+        other = seated[1].match_id
+        refused = seated[0].post(f"/matches/{other}/scala40/deal", {"version": 0})
+        assert refused.status_code == 403
+        for phone in seated:
+            play_scala40(phone, rng, 3)
+        sheets = [organiser.sheet(p.match_id) for p in seated]
+        assert all(s["status"] == "finished" for s in sheets)
+        rounds.append(expected_round(sheets, lower_wins=True))
+        if number == 2:
+            # The organiser corrects deal 1 at table 1 of round 2: the standings follow.
+            before = organiser.state(tournament_id)["standings"]
+            match_id = seated[0].match_id
+            version = organiser.sheet(match_id)["version"]
+            ok(organiser.post(f"/matches/{match_id}/reopen", {"version": version}))
+            sheet = organiser.sheet(match_id)
+            deal = sheet["hands"][0]["inputs"]
+            closer = deal["closer"]
+            worst = next(s for s in range(4) if s != closer)
+            data = {"version": sheet["version"], "number": 1, "action": "save",
+                    "closer": closer}
+            data.update({f"values-{s}": (99 if s == worst else 1) for s in range(4)
+                         if s != closer})
+            ok(organiser.post(f"/matches/{match_id}/scala40/1/edit", data))
+            sheets[0] = organiser.sheet(match_id)
+            rounds[-1] = expected_round(sheets, lower_wins=True)
+            after = organiser.state(tournament_id)["standings"]
+            assert after != before
+        state = organiser.state(tournament_id)
+        assert shown(state["rounds"][-1]["standings"]) == expected_standings(
+            order, rounds[-1:])
+        assert shown(state["standings"]) == expected_standings(order, rounds)
+        assert not state["provisional"]
+    # Seating round 2 closed round 1: its matches take no more changes, from any phone.
+    first = phones[0][0]
+    sheet = organiser.sheet(first.match_id)
+    for phone in (first, organiser):
+        response = phone.post(f"/matches/{first.match_id}/undo", {"version": sheet["version"]})
+        assert response.status_code == 403
+        assert "Round 1 is over: its matches take no more changes." in response.get_data(
+            as_text=True)
+    assert "Undo" not in organiser.client.get(f"/matches/{first.match_id}").get_data(
+        as_text=True)
+    assert organiser.state(tournament_id)["over"] is True
+    page = organiser.client.get(f"/tournaments/{tournament_id}/standings").get_data(
+        as_text=True)
+    assert "Final standings" in page
+    text, pages, _pages = pdf_text(organiser.client.get(
+        f"/tournaments/{tournament_id}/standings.pdf"))
+    winner = organiser.state(tournament_id)["standings"][0]
+    assert "Final standings" in text and winner["entrant"] in text
+    assert "Round 4" in text
+    text, _count, _pages = pdf_text(organiser.client.get(
+        f"/tournaments/{tournament_id}/rounds/1.pdf"))
+    assert "Table 4" in text and "/tournaments/keep/" in text
+
+
+NAVA = ["Ada", "Bea", "Cy", "Dan", "Eve", "Fay", "Gus", "Hal", "Ivy", "Jo", "Kim", "Lu"]
+
+
+def test_a_12_entrant_navawhist_evening(app: Flask) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("navawhist", NAVA, rounds=3, seed=11)
+    order = draw(NAVA, 11)
+    rng = random.Random(3)
+    rounds: list[dict[str, tuple]] = []
+    for number in range(1, 4):
+        links = organiser.seat(tournament_id)
+        assert len(links) == 3
+        seated = [table_phone(app, link) for link in links]
+        for phone in seated[:-1]:
+            play_navawhist(phone, rng)
+        # The last table is still playing: the standings count it as it stands.
+        play_navawhist_part = seated[-1]
+        sheet = play_navawhist_part.sheet(play_navawhist_part.match_id)
+        cards = sheet["next"]["info"]["cards"]
+        play_navawhist_part.play_navawhist(play_navawhist_part.match_id, [0, 0, 0, 0],
+                                           [cards, 0, 0, 0])
+        state = organiser.state(tournament_id)
+        assert state["provisional"] is True
+        if number == 2:
+            # A correction in round 2 (the organiser's phone, hand 1 of table 1).
+            before = state["standings"]
+            match_id = seated[0].match_id
+            version = organiser.sheet(match_id)["version"]
+            ok(organiser.post(f"/matches/{match_id}/reopen", {"version": version}))
+            sheet = organiser.sheet(match_id)
+            hand = sheet["hands"][0]["inputs"]
+            data = {"version": sheet["version"], "number": 1, "trump": ""}
+            flipped = list(reversed(hand["tricks"]))
+            data.update({f"values-{s}": t for s, t in enumerate(flipped)})
+            data.update({f"bids-{s}": b for s, b in enumerate(hand["bids"])})
+            ok(organiser.post(f"/matches/{match_id}/navawhist/1/edit", data))
+            assert organiser.state(tournament_id)["standings"] != before
+        play_navawhist(play_navawhist_part, rng)
+        sheets = [organiser.sheet(p.match_id) for p in seated]
+        rounds.append(expected_round(sheets, lower_wins=False))
+        state = organiser.state(tournament_id)
+        assert not state["provisional"]
+        assert shown(state["rounds"][-1]["standings"]) == expected_standings(order,
+                                                                             rounds[-1:])
+        assert shown(state["standings"]) == expected_standings(order, rounds)
+
+
+def test_entrants_added_before_round_1_and_withdrawn_between_rounds(app: Flask) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("quarantotto", NAVA[:7], rounds=2)
+    # 7 entrants cannot start: the page says so, and nothing is seated.
+    page = organiser.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    version = re.search(r'name="version" value="(\d+)"', page).group(1)
+    refused = organiser.post(f"/tournaments/{tournament_id}/rounds", {"version": version})
+    assert refused.status_code == 422
+    assert "A tournament starts with 8 to 64 entrants, not 7." in refused.get_data(as_text=True)
+    assert organiser.state(tournament_id)["rounds"] == []
+    twice = organiser.post(f"/tournaments/{tournament_id}/entrants", {"entrant": "ada"})
+    assert twice.status_code == 422 and "ada is entered twice." in twice.get_data(as_text=True)
+    ok(organiser.post(f"/tournaments/{tournament_id}/entrants", {"entrant": "Hal"}))
+    ok(organiser.post(f"/tournaments/{tournament_id}/entrants", {"entrant": "Ivy"}))
+    links = organiser.seat(tournament_id)
+    assert len(links) == 3  # 9 sit 3, 3, 3
+    late = organiser.post(f"/tournaments/{tournament_id}/entrants", {"entrant": "Jo"})
+    assert late.status_code == 422
+    assert "Entrants can be added before round 1 only." in late.get_data(as_text=True)
+    # Withdrawing a player in the middle of a round is refused, naming them.
+    state = organiser.state(tournament_id)
+    playing = state["rounds"][0]["tables"][0]["entrants"][0]
+    number = state["entrants"].index([playing])
+    busy = organiser.post(f"/tournaments/{tournament_id}/entrants/{number}/withdraw", {})
+    assert busy.status_code == 422
+    assert f"{playing} is playing round 1" in busy.get_data(as_text=True)
+    rng = random.Random(5)
+    for link in links:
+        phone = table_phone(app, link)
+        for _game in range(4):
+            sheet = phone.sheet(phone.match_id)
+            data = {"version": sheet["version"], "number": sheet["next"]["number"],
+                    "action": "save", "closer": 0}
+            data.update({f"values-{s}": rng.randrange(2, 60) for s in range(1, 3)})
+            ok(phone.post(f"/matches/{phone.match_id}/quarantotto/game", data))
+    ok(organiser.post(f"/tournaments/{tournament_id}/entrants/{number}/withdraw", {}))
+    organiser.seat(tournament_id)
+    state = organiser.state(tournament_id)
+    second = [n for t in state["rounds"][1]["tables"] for n in t["entrants"]]
+    assert playing not in second and len(second) == 8  # 8 sit 4, 4
+    row = next(r for r in state["standings"] if r["entrant"] == playing)
+    assert row["withdrawn"] is True
+
+
+def test_only_the_organisers_phones_change_a_tournament(app: Flask) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("navawhist", NAVA)
+    stranger = Table(app.test_client())
+    assert stranger.client.get(f"/tournaments/{tournament_id}/standings").status_code == 200
+    assert stranger.client.get(f"/tournaments/{tournament_id}/rounds/1").status_code == 403
+    for path in ("rounds", "close", "entrants"):
+        response = stranger.post(f"/tournaments/{tournament_id}/{path}",
+                                 {"version": 0, "entrant": "Zed"})
+        assert response.status_code == 403, path
+    assert stranger.client.get(f"/tables/{organiser.table_id}/tournaments/new").status_code \
+        == 403
+
+
+@pytest.mark.parametrize(("fields", "message"), [
+    ({"entrants": "Ada\nBea\nAda"}, "Ada is entered twice."),
+    ({"pairs": "y", "entrants": "Ada + Bea\nCy"}, "“Cy”: a pair is two names joined by +"),
+    ({"size": 12}, "Tables of 12 do not suit Navawhist"),
+])
+def test_a_refused_tournament_says_why_and_stores_nothing(app, fields, message) -> None:
+    organiser = Organiser(app.test_client(), app)
+    data = {"game": "navawhist", "name": "Evening", "entrants": "\n".join(NAVA),
+            "format": "danish", "rounds": 4, "size": 4, "go_on": 2, "seed": 1, **fields}
+    response = organiser.post(f"/tables/{organiser.table_id}/tournaments/new", data)
+    assert response.status_code == 422
+    assert message in response.get_data(as_text=True)
+
+
+def test_a_round_closed_as_it_stands_and_the_last_round(app: Flask) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("quarantotto", NAVA[:8], rounds=1)
+    links = organiser.seat(tournament_id)
+    phone = table_phone(app, links[0])
+    home = phone.client.get("/").get_data(as_text=True)
+    assert "Sheets this phone keeps" in home and f"/matches/{phone.match_id}" in home
+    page = phone.client.get(f"/matches/{phone.match_id}?kept=1").get_data(as_text=True)
+    assert "This phone now keeps this table’s sheet, and no other." in page
+    assert "Friday evening" in page and "Round 1" in page and "Table 1" in page
+    assert "Rematch" not in page and "Delete" not in page
+    assert phone.post(f"/matches/{phone.match_id}/delete", {"version": 0}).status_code == 403
+    sheet = phone.sheet(phone.match_id)
+    data = {"version": sheet["version"], "number": 1, "action": "save", "closer": 0,
+            "values-1": 30, "values-2": 12, "values-3": 7}
+    ok(phone.post(f"/matches/{phone.match_id}/quarantotto/game", data))
+    # The last round offers no round after it: only to end the evening.
+    page = organiser.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert "Seat round 2" not in page and "seat round 2" not in page
+    assert "End the tournament" in page
+    ok(organiser.post(f"/tournaments/{tournament_id}/close", {}))
+    state = organiser.state(tournament_id)
+    assert state["over"] is True and state["rounds"][0]["closed"] is True
+    # Game 1 counts as it stands; the match is set aside, and says the round is over.
+    page = phone.client.get(f"/matches/{phone.match_id}").get_data(as_text=True)
+    assert "Round 1 is over: its matches take no more changes." in page
+    assert "Final standings" in organiser.client.get(
+        f"/tournaments/{tournament_id}/standings").get_data(as_text=True)
+    # A save sent from a page opened before the round closed gets the live sheet saying so.
+    data["number"], data["version"] = 2, phone.sheet(phone.match_id)["version"]
+    late = phone.post(f"/matches/{phone.match_id}/quarantotto/game", data,
+                      headers={"HX-Request": "true"})
+    assert late.status_code == 403 and late.headers["HX-Retarget"] == "#live"
+    body = late.get_data(as_text=True)
+    assert "Round 1 is over: its matches take no more changes." in body
+    assert "<html" not in body
+    with app.app_context():
+        assert db.session.get(Match, phone.match_id).abandoned is True

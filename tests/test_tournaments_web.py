@@ -379,3 +379,72 @@ def test_a_round_closed_as_it_stands_and_the_last_round(app: Flask) -> None:
     assert "<html" not in body
     with app.app_context():
         assert db.session.get(Match, phone.match_id).abandoned is True
+
+
+def play_quarantotto(phone: Table, rng: random.Random) -> None:
+    while (sheet := phone.sheet(phone.match_id))["next"] is not None:
+        seats = len(sheet["players"])
+        closer = rng.randrange(seats)
+        data = {"version": sheet["version"], "number": sheet["next"]["number"],
+                "action": "save", "closer": closer}
+        data.update({f"values-{s}": rng.randrange(2, 60) for s in range(seats) if s != closer})
+        ok(phone.post(f"/matches/{phone.match_id}/quarantotto/game", data))
+
+
+def test_a_knockout_goes_on_to_its_final_and_stops(app: Flask) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("quarantotto", NAVA[:8], format="knockout", go_on=2,
+                                     opt_games=1)
+    rng = random.Random(9)
+    sizes = []
+    while True:
+        links = organiser.seat(tournament_id)
+        for link in links:
+            play_quarantotto(table_phone(app, link), rng)
+        state = organiser.state(tournament_id)
+        sizes.append([len(t["entrants"]) for t in state["rounds"][-1]["tables"]])
+        if state["over"]:
+            break
+    assert sizes == [[4, 4], [4]]  # the top two of each table go on to a final of four
+    final = state["rounds"][-1]
+    finalists = {name for t in final["tables"] for name in t["entrants"]}
+    assert {row["entrant"] for row in state["standings"][:4]} == finalists
+    page = organiser.client.get(f"/tournaments/{tournament_id}")
+    version = re.search(r'name="version" value="(\d+)"', page.get_data(as_text=True))
+    assert version is None  # no next round is offered
+    refused = organiser.post(f"/tournaments/{tournament_id}/rounds",
+                             {"version": organiser.state(tournament_id)["version"]})
+    assert refused.status_code == 422
+    assert "The knockout is over: its final has been played." in refused.get_data(as_text=True)
+
+
+def test_groups_keep_their_tables_and_a_deleted_match_carries_through(app: Flask) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("quarantotto", NAVA, format="groups", rounds=2,
+                                     opt_games=1)
+    rng = random.Random(4)
+    first = organiser.seat(tournament_id)
+    phones = [table_phone(app, link) for link in first]
+    for phone in phones:
+        play_quarantotto(phone, rng)
+    second = [table_phone(app, link) for link in organiser.seat(tournament_id)]
+    state = organiser.state(tournament_id)
+    groups = [sorted(t["entrants"]) for t in state["rounds"][0]["tables"]]
+    assert [sorted(t["entrants"]) for t in state["rounds"][1]["tables"]] == groups
+    for phone in second:
+        play_quarantotto(phone, rng)
+    # The organiser deletes table 1's match of round 2: its entrants tie (1.5 each), and
+    # the standings follow; a round closed before keeps its matches.
+    match_id = second[0].match_id
+    before = organiser.state(tournament_id)["standings"]
+    version = organiser.sheet(match_id)["version"]
+    ok(organiser.post(f"/matches/{match_id}/delete", {"version": version}))
+    state = organiser.state(tournament_id)
+    assert state["standings"] != before
+    table = state["rounds"][1]
+    assert table["tables"][0]["match"] is None
+    points = {r["entrant"]: Fraction(r["points"]) for r in table["standings"]}
+    assert {points[name] for name in table["tables"][0]["entrants"]} == {Fraction(3, 2)}
+    closed = phones[0].match_id
+    version = organiser.sheet(closed)["version"]
+    assert organiser.post(f"/matches/{closed}/delete", {"version": version}).status_code == 403

@@ -304,7 +304,8 @@ def as_json(tournament_id: str):
                  "match_points": str(r.match_points), "shown": display(r.points),
                  "wins": r.wins, "withdrawn": r.withdrawn} for r in standings.rows]
 
-    return {"id": tournament.id, "game": tournament.game, "seed": tournament.seed,
+    return {"id": tournament.id, "version": tournament.version, "game": tournament.game,
+            "seed": tournament.seed,
             "format": tournament.format, "entrants": [e.names for e in tournament.entrants],
             "rounds": [{"number": row.number, "closed": row.closed,
                         "sitting_out": [names[n] for n in row.sitting_out],

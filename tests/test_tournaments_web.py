@@ -117,15 +117,21 @@ def draw(entrants: list[str], seed: int) -> list[str]:
 # --- the games ----------------------------------------------------------------------------------
 
 
-def play_scala40(phone: Table, rng: random.Random, deals: int) -> None:
-    for _deal in range(deals):
-        sheet = phone.sheet(phone.match_id)
+def play_rummy(phone: Table, rng: random.Random, entry: str, hands: int | None = None) -> None:
+    """Play ``hands`` hands (all that are left when None) of a game entered as a closer and
+    the others' points (Scala 40's "scala40/deal", Quarantotto's "quarantotto/game")."""
+    while (sheet := phone.sheet(phone.match_id))["next"] is not None and hands != 0:
         seats = len(sheet["players"])
         closer = rng.randrange(seats)
         data = {"version": sheet["version"], "number": sheet["next"]["number"],
                 "action": "save", "closer": closer}
-        data.update({f"values-{s}": rng.randrange(1, 70) for s in range(seats) if s != closer})
-        ok(phone.post(f"/matches/{phone.match_id}/scala40/deal", data))
+        data.update({f"values-{s}": rng.randrange(2, 60) for s in range(seats) if s != closer})
+        ok(phone.post(f"/matches/{phone.match_id}/{entry}", data))
+        hands = None if hands is None else hands - 1
+
+
+def play_scala40(phone: Table, rng: random.Random, deals: int) -> None:
+    play_rummy(phone, rng, "scala40/deal", deals)
 
 
 def play_navawhist(phone: Table, rng: random.Random) -> None:
@@ -298,12 +304,7 @@ def test_entrants_added_before_round_1_and_withdrawn_between_rounds(app: Flask) 
     rng = random.Random(5)
     for link in links:
         phone = table_phone(app, link)
-        for _game in range(4):
-            sheet = phone.sheet(phone.match_id)
-            data = {"version": sheet["version"], "number": sheet["next"]["number"],
-                    "action": "save", "closer": 0}
-            data.update({f"values-{s}": rng.randrange(2, 60) for s in range(1, 3)})
-            ok(phone.post(f"/matches/{phone.match_id}/quarantotto/game", data))
+        play_quarantotto(phone, rng)
     ok(organiser.post(f"/tournaments/{tournament_id}/entrants/{number}/withdraw", {}))
     organiser.seat(tournament_id)
     state = organiser.state(tournament_id)
@@ -382,13 +383,7 @@ def test_a_round_closed_as_it_stands_and_the_last_round(app: Flask) -> None:
 
 
 def play_quarantotto(phone: Table, rng: random.Random) -> None:
-    while (sheet := phone.sheet(phone.match_id))["next"] is not None:
-        seats = len(sheet["players"])
-        closer = rng.randrange(seats)
-        data = {"version": sheet["version"], "number": sheet["next"]["number"],
-                "action": "save", "closer": closer}
-        data.update({f"values-{s}": rng.randrange(2, 60) for s in range(seats) if s != closer})
-        ok(phone.post(f"/matches/{phone.match_id}/quarantotto/game", data))
+    play_rummy(phone, rng, "quarantotto/game")
 
 
 def test_a_knockout_goes_on_to_its_final_and_stops(app: Flask) -> None:

@@ -1,15 +1,11 @@
 """The standings of a tournament evening: 64 entrants, 6 rounds of 16 Quarantotto tables (96
 matches of 4 games), rendered after a change to one match, against a single sheet page
 rendered after a change; and the same standings while nothing changed (cached by version).
-
-Run alone: ``python -m bench.tournament``.
 """
 
 from __future__ import annotations
 
 import random
-import tempfile
-from pathlib import Path
 
 from sqlalchemy import update
 
@@ -77,15 +73,3 @@ def bench_tournament(app, client, timed, median, ms) -> list[tuple[str, str, str
             ("   the same standings, nothing changed (cached by version)", ms(median(cached)),
              "")]
 
-
-def main() -> None:
-    from bench.__main__ import make_app, median, ms, timed
-
-    directory = Path(tempfile.mkdtemp(prefix="scorekeeper-bench-"))
-    app = make_app(directory / "bench.db")
-    for row in bench_tournament(app, app.test_client(), timed, median, ms):
-        print(" | ".join(row))
-
-
-if __name__ == "__main__":
-    main()

@@ -29,6 +29,7 @@ from pathlib import Path
 
 from bench import slow
 from bench.floor import FLOOR_COLD, floor_app
+from bench.http import floor_post, scorekeeper_taps
 from bench.served import free_port, served
 from bench.tournament import bench_tournament
 from scorekeeper import create_app
@@ -282,6 +283,27 @@ def bench_bid(app, client) -> list[tuple[str, str, str]]:
         ("   the stack's floor: a bare CSRF POST that claims a version, adds a row, commits",
          f"{ms(floor)} = {floor / floor_trivial:.1f}x its /health ({ms(floor_trivial)})",
          "(bench/floor.py)"),
+    ]
+
+
+def bench_http(app, path: Path, directory: Path) -> list[tuple[str, str, str]]:
+    """A bid and a whole round over HTTP against the floor's bare POST, in worker CPU."""
+    with app.app_context():
+        players = table_players()[:4]
+        matches = [add_match(players, []) for _ in range(4)]
+        db.session.commit()
+        ids = [m.id for m in matches]
+    bid, round_, wall = scorekeeper_taps(path, ids, legal_hands(4, 16, random.Random(11)))
+    floor, floor_wall = floor_post(directory, 300)
+    return [
+        ("15. Over HTTP (gunicorn, 1 sync worker, keep-alive; worker CPU from /proc): a bid "
+         "vs the floor's bare POST", f"{ms(bid)} / {ms(floor)} = {bid / floor:.2f}",
+         "ratio <= 1.5"),
+        ("   a 4-player round as the page posts it (4 bids, the tricks, the live reads) vs "
+         "five bare POSTs", f"{ms(round_)} / {ms(5 * floor)} = {round_ / (5 * floor):.2f}",
+         "ratio <= 1.5"),
+        ("   the round's wall median vs five bare POSTs'", f"{ms(wall)} / {ms(5 * floor_wall)}",
+         ""),
     ]
 
 
@@ -620,7 +642,8 @@ def main() -> None:
                      lambda: bench_memory(path, match_ids(app, 50)),
                      lambda: bench_cold_start(directory, path), lambda: bench_stats(directory),
                      lambda: bench_slow_clients(app, path), lambda: bench_import(directory),
-                     lambda: bench_tournament(app, client, timed, median, ms)):
+                     lambda: bench_tournament(app, client, timed, median, ms),
+                     lambda: bench_http(app, path, directory)):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
         print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {machine()}, "

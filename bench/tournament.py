@@ -67,7 +67,7 @@ def bench_tournament(app, client, timed, median, ms) -> list[tuple[str, str, str
     single = timed(after_change(sheet), 20)
     cached = timed(lambda: client.get(standings), 20)
     ratio = median(fresh) / median(single)
-    return [(f"13. Standings of {ENTRANTS} entrants, {ROUNDS} rounds, after a change, vs a "
+    return [(f"14. Standings of {ENTRANTS} entrants, {ROUNDS} rounds, after a change, vs a "
              "sheet page after a change", f"{ms(median(fresh))} / {ms(median(single))} = "
              f"{ratio:.1f}", "ratio <= 10"),
             ("   the same standings, nothing changed (cached by version)", ms(median(cached)),

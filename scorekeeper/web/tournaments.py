@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from flask import abort, g
+from flask import abort
 from flask_babel import gettext as _
 from sqlalchemy import select
 
@@ -227,20 +227,21 @@ class Seated:
     closed: bool
 
 
-def tournament_table(match_id: str) -> Seated | None:
-    """The tournament table that plays ``match_id``; None for a match of no tournament. One
-    query a request and match."""
-    known = g.setdefault("seated", {})
-    if match_id not in known:
-        row = db.session.execute(
-            select(Tournament.id, Tournament.name, TournamentTable.round,
-                   TournamentTable.number, TournamentRound.closed)
-            .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
-            .join(TournamentRound, (TournamentRound.tournament_id == Tournament.id)
-                  & (TournamentRound.number == TournamentTable.round))
-            .where(TournamentTable.match_id == match_id)).first()
-        known[match_id] = None if row is None else Seated(*row)
-    return known[match_id]
+def tournament_table(match: Match) -> Seated | None:
+    """Where ``match`` stands in a tournament; None for a match of no tournament. Read once
+    per version of the match (closing its round gives it a new one)."""
+    return cache("seated").get((match.id, match.version), lambda: _seated(match.id))
+
+
+def _seated(match_id: str) -> Seated | None:
+    row = db.session.execute(
+        select(Tournament.id, Tournament.name, TournamentTable.round, TournamentTable.number,
+               TournamentRound.closed)
+        .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
+        .join(TournamentRound, (TournamentRound.tournament_id == Tournament.id)
+              & (TournamentRound.number == TournamentTable.round))
+        .where(TournamentTable.match_id == match_id)).first()
+    return None if row is None else Seated(*row)
 
 
 def kept_matches() -> list[Match]:

@@ -1,0 +1,155 @@
+"""A tap over HTTP, the way a phone meets the server: gunicorn with one sync worker on
+loopback, one keep-alive connection, the worker's CPU time read from /proc before and after
+a run of requests. Scorekeeper's bid, and a whole 4-player round as the page posts it (four
+bids and the tricks, each followed by the live read the page makes), beside the floor app's
+bare POST (bench/floor.py) measured the same way in the same run.
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from urllib.parse import urlencode
+
+from bench.served import ROOT, free_port
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float:
+    """User and system CPU seconds process ``pid`` has used."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
+@contextmanager
+def worker(app: str, env: dict[str, str]) -> Iterator[tuple[http.client.HTTPConnection, int]]:
+    """gunicorn serving ``app`` with one sync worker: a keep-alive connection to it and the
+    worker's pid."""
+    port = free_port()
+    server = subprocess.Popen(
+        [str(Path(sys.executable).parent / "gunicorn"), "--workers", "1", "--worker-class",
+         "sync", "--keep-alive", "30", "--bind", f"127.0.0.1:{port}", "--log-level",
+         "warning", app], cwd=ROOT, env={**os.environ, **env})
+    try:
+        for _ in range(200):
+            children = Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text()
+            if children.split():
+                try:
+                    probe = http.client.HTTPConnection("127.0.0.1", port, timeout=1)
+                    probe.request("GET", "/health")
+                    probe.getresponse().read()
+                    probe.close()
+                    break
+                except OSError:
+                    pass
+            time.sleep(0.05)
+        pid = int(Path(f"/proc/{server.pid}/task/{server.pid}/children").read_text().split()[0])
+        yield http.client.HTTPConnection("127.0.0.1", port, timeout=30), pid
+    finally:
+        server.terminate()
+        server.wait(10)
+
+
+class Client:
+    """One browser on a keep-alive connection: its cookie and CSRF token."""
+
+    def __init__(self, connection: http.client.HTTPConnection, token_path: str) -> None:
+        self.connection = connection
+        self.cookie = ""
+        status, page = self.send("GET", token_path, headers={"Accept-Encoding": "identity"})
+        found = re.search(rb'name="csrf_token" value="([^"]+)"', page)
+        self.token = found.group(1).decode() if found else page.decode()
+
+    def send(self, method: str, path: str, form: dict | None = None,
+             headers: dict | None = None) -> tuple[int, bytes]:
+        headers = {"HX-Request": "true", "Accept-Encoding": "gzip", **(headers or {})}
+        if self.cookie:
+            headers["Cookie"] = self.cookie
+        body = None
+        if form is not None:
+            body = urlencode({"csrf_token": self.token, **form})
+            headers["Content-Type"] = "application/x-www-form-urlencoded"
+        self.connection.request(method, path, body=body, headers=headers)
+        response = self.connection.getresponse()
+        data = response.read()
+        cookie = response.getheader("Set-Cookie")
+        if cookie:
+            self.cookie = cookie.split(";", 1)[0]
+        return response.status, data
+
+    def json(self, path: str) -> dict:
+        import json
+
+        status, data = self.send("GET", path, headers={"Accept-Encoding": "identity"})
+        assert status == 200, (path, status)
+        return json.loads(data)
+
+
+def cpu_per(pid: int, runs: list) -> float:
+    """CPU seconds of the worker per call of each of ``runs`` (callables)."""
+    before = cpu_seconds(pid)
+    for run in runs:
+        run()
+    return (cpu_seconds(pid) - before) / len(runs)
+
+
+def floor_post(directory: Path, posts: int) -> tuple[float, float]:
+    """The floor app's bare POST over HTTP: worker CPU seconds per POST, and the wall
+    median."""
+    app = f"bench.floor:floor_app({str(directory / 'floor-http.db')!r})"
+    with worker(app, {}) as (connection, pid):
+        client = Client(connection, "/token")
+        for _ in range(3):  # the first requests warm the worker
+            client.send("GET", "/health")
+        version = iter(range(10**6))
+        walls = []
+
+        def post() -> None:
+            start = time.perf_counter()
+            status, _ = client.send("POST", "/bid", {"bid": 2, "version": next(version)})
+            walls.append(time.perf_counter() - start)
+            assert status == 200, status
+
+        post()
+        return cpu_per(pid, [post] * posts), sorted(walls)[len(walls) // 2]
+
+
+def scorekeeper_taps(database: Path, match_ids: list[str],
+                     hands: list[dict]) -> tuple[float, float, float]:
+    """Scorekeeper over HTTP: worker CPU seconds per bid, per whole round (four bids and the
+    tricks, each followed by the page's live read), and the round's wall median. Each match
+    of ``match_ids`` (4 players, empty) takes rounds of ``hands``."""
+    env = {"DATABASE_URL": f"sqlite:///{database}", "SCOREKEEPER_OPEN_EDIT": "1"}
+    with worker("scorekeeper:create_app()", env) as (connection, pid):
+        client = Client(connection, "/matches/new")
+        bids, rounds, walls = [], [], []
+        for match_id in match_ids:
+            for hand in hands:
+                sheet = client.json(f"/matches/{match_id}.json")
+                number, version = sheet["next"]["number"], sheet["version"]
+                start_cpu, start = cpu_seconds(pid), time.perf_counter()
+                for seat in sheet["next"]["info"]["order"]:
+                    before = cpu_seconds(pid)
+                    status, _ = client.send("POST", f"/matches/{match_id}/navawhist/bid", {
+                        "version": version, "number": number, "seat": seat,
+                        "bid": hand["bids"][seat]})
+                    assert status == 200, status
+                    bids.append(cpu_seconds(pid) - before)
+                    version += 1
+                    client.send("GET", f"/matches/{match_id}/live?since={version}")
+                status, _ = client.send("POST", f"/matches/{match_id}/navawhist/tricks", {
+                    "version": version, "number": number, "action": "save",
+                    **{f"values-{s}": t for s, t in enumerate(hand["tricks"])}})
+                assert status == 200, status
+                client.send("GET", f"/matches/{match_id}/live?since={version + 1}")
+                walls.append(time.perf_counter() - start)
+                rounds.append(cpu_seconds(pid) - start_cpu)
+    return sum(bids) / len(bids), sum(rounds) / len(rounds), sorted(walls)[len(walls) // 2]

@@ -54,10 +54,11 @@ def test_only_the_creator_may_change_a_match(app, table):
 def test_an_invitation_hands_over_the_right(app, table, client):
     match_id = table.new_match("navawhist", NAMES)
     share = client.get(f"/matches/{match_id}/share").get_data(as_text=True)
-    assert share.count("<svg") == 1 and "Invite to this table" in share
+    # The codes to follow and of the table screen; no invitation's before one is asked for.
+    assert share.count("<svg") == 2 and "Invite to this table" in share
     stranger = other_phone(app)
     stranger_share = stranger.client.get(f"/matches/{match_id}/share").get_data(as_text=True)
-    assert stranger_share.count("<svg") == 1 and "Invite to this table" not in stranger_share
+    assert stranger_share.count("<svg") == 2 and "Invite to this table" not in stranger_share
     assert stranger.client.get("/join/wrong-key").status_code == 403
     assert stranger.bid(match_id, 0).status_code == 403
     join = invitation(table, match_id)

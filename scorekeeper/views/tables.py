@@ -331,7 +331,7 @@ def delete_match(match_id: str):
     statistics follow. A form made for an older version of the match deletes nothing."""
     match = get_match(match_id)
     if in_tournament(match.id) and not is_member(match.table_id):
-        abort(403, _("Only the organiser's phones may delete a match of the tournament."))
+        abort(403, _("Only the organiser’s phones may delete a match of the tournament."))
     form = StepForm()
     error = None
     if request.method == "POST":

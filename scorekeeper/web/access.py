@@ -206,14 +206,16 @@ def guard() -> Response | None:
                 why = _("This phone was removed from the table: you can still follow the "
                         "sheet.")
             elif in_tournament(match_id):
-                why = _("This match is kept by its own table's phone and the organiser's: "
+                why = _("This match is kept by its own table’s phone and the organiser’s: "
                         "this phone may only watch it.")
             else:
                 why = _("This phone may only watch this match: to keep its sheet, ask a "
                         "phone of its table for an invitation (Share, then Invite to this "
                         "table) and scan its code.")
-            if is_htmx():  # the live sheet as this phone may see it, saying why
-                return over_live(render_sheet(match, status=403, jump=True, notice=why))
+            if is_htmx():  # the live sheet as this phone may see it, saying why (a closed
+                # round's sheet says so itself)
+                return over_live(render_sheet(match, status=403, jump=True,
+                                              notice=None if closed is not None else why))
             abort(403, why)
     return None
 

@@ -49,7 +49,7 @@ def get_organised(tournament_id: str) -> Tournament:
     """The tournament, for a change only its organiser's phones may make (403 otherwise)."""
     tournament = get_tournament(tournament_id)
     if not organiser(tournament):
-        abort(403, _("Only the organiser's phones may change the tournament."))
+        abort(403, _("Only the organiser’s phones may change the tournament."))
     return tournament
 
 

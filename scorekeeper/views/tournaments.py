@@ -113,8 +113,7 @@ def show(tournament_id: str):
     """The tournament: its rounds and tables, the standings, and for the organiser the
     entrants to add or withdraw and the next round to seat."""
     tournament = get_tournament(tournament_id)
-    return render_template("tournaments/show.html", **_context(tournament),
-                           error=request.args.get("error"))
+    return render_template("tournaments/show.html", **_context(tournament))
 
 
 def _context(tournament: Tournament) -> dict:

@@ -150,9 +150,12 @@ def test_taps_made_offline_wait_pending_then_are_stored_once(phone, live_server,
 def test_a_reload_keeps_what_waits_and_sends_it(phone, stoppable, app, table):
     match_id = table.new_match("navawhist", NAMES)
     page = pen(phone, stoppable.url, table, match_id)
-    # The worker's first install fetches the static files: allow a loaded machine time.
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
-    page.reload()  # through the worker, which keeps the sheet for a reload without a server
+    # The worker installs while the invitation leads to the sheet; a document that was
+    # loading while it activated may stay uncontrolled, as a phone's would. Once it is active,
+    # the reload goes through it, and it keeps the sheet for a reload without a server.
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)") is True
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     settled(page)
     stoppable.stop()
     bid_key(page, 1).click()

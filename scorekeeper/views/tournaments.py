@@ -39,6 +39,7 @@ from ..web.forms import (
     TournamentForm,
     ValidationError,
     check_entrants,
+    entrant_names,
     tournament_form,
 )
 from ..web.i18n import rule_message
@@ -131,8 +132,7 @@ def add_entrant(tournament_id: str):
     """Add an entrant (a name, or a pair "Anna + Bruno") before round 1."""
     tournament = get_organised(tournament_id)
     line = request.form.get("entrant", "")[:200]
-    names = [clean_name(part) for part in line.split("+")] if tournament.pairs \
-        else [clean_name(line)]
+    names = entrant_names(line, tournament.pairs)
     error = None
     if tournament.round_rows:
         error = _("Entrants can be added before round 1 only.")

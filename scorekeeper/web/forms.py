@@ -211,17 +211,15 @@ class MatchForm(Form):
         if field.data is not None and not 0 <= field.data < max(len(self.players.data), 1):
             raise ValidationError(_l("Choose the first dealer among the players."))
 
-    def option_values(self) -> dict[str, Any]:
-        """The raw option values, by option key."""
-        return {o.key: self[f"opt_{o.key}"].data for o in self.game.options}
-
 
 def _with_options(base: type, game: Game, defaults: dict[str, Any] | None = None) -> type:
     """A subclass of ``base`` with one field ``opt_<key>`` per option of ``game``, starting
     from ``defaults`` where given, else the option's own default."""
 
     class WithOptions(base):  # type: ignore[misc, valid-type]
-        pass
+        def option_values(self) -> dict[str, Any]:
+            """The raw option values, by option key."""
+            return {o.key: self[f"opt_{o.key}"].data for o in self.game.options}
 
     defaults = defaults or {}
     for option in game.options:
@@ -281,17 +279,20 @@ class TournamentForm(Form):
 
     def entrant_names(self) -> list[list[str]]:
         """Each entrant's names: one, or two for a pair; blank lines left out."""
-        return [[clean_name(part) for part in line.split("+")] if self.pairs.data
-                else [clean_name(line)]
+        return [entrant_names(line, bool(self.pairs.data))
                 for line in (self.entrants.data or "").splitlines() if line.strip()]
 
     def validate_entrants(self, field: TextAreaField) -> None:
         """Readable names, short enough, each once; two a pair; at most 64 entrants."""
         check_entrants(self.entrant_names(), bool(self.pairs.data))
 
-    def option_values(self) -> dict[str, Any]:
-        """The raw option values, by option key."""
-        return {o.key: self[f"opt_{o.key}"].data for o in self.game.options}
+def entrant_names(line: str, pairs: bool) -> list[str]:
+    """The names of the entrant written on ``line``: a pair as "Anna + Bruno".
+
+    >>> entrant_names(" Anna + Bruno ", True), entrant_names("Anna", False)
+    (['Anna', 'Bruno'], ['Anna'])
+    """
+    return [clean_name(part) for part in line.split("+")] if pairs else [clean_name(line)]
 
 
 def check_entrants(entrants: list[list[str]], pairs: bool, known: Iterable[str] = ()) -> None:

@@ -28,8 +28,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from bench import slow
+from bench.club import FOLLOWERS, TABLES, club_night
 from bench.floor import FLOOR_COLD, floor_app
-from bench.http import floor_post, scorekeeper_taps
+from bench.http import taps
 from bench.served import free_port, served
 from bench.tournament import bench_tournament
 from scorekeeper import create_app
@@ -40,6 +41,7 @@ from scorekeeper.rules import GAMES, navawhist
 ROOT = Path(__file__).resolve().parent.parent
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Ugo", "Irene", "Luca"]
 RUNS = 40
+LONGEST = 200  # games of the longest match a PDF and a worker's memory are measured with
 
 
 def make_app(path: Path, **config):
@@ -293,8 +295,8 @@ def bench_http(app, path: Path, directory: Path) -> list[tuple[str, str, str]]:
         matches = [add_match(players, []) for _ in range(4)]
         db.session.commit()
         ids = [m.id for m in matches]
-    bid, round_, wall = scorekeeper_taps(path, ids, legal_hands(4, 16, random.Random(11)))
-    floor, floor_wall = floor_post(directory, 300)
+    got = taps(path, directory, ids, legal_hands(4, 16, random.Random(11)))
+    bid, round_, floor = got["bid"], got["round"], got["post"]
     return [
         ("15. Over HTTP (gunicorn, 1 sync worker, keep-alive; worker CPU from /proc): a bid "
          "vs the floor's bare POST", f"{ms(bid)} / {ms(floor)} = {bid / floor:.2f}",
@@ -302,9 +304,22 @@ def bench_http(app, path: Path, directory: Path) -> list[tuple[str, str, str]]:
         ("   a 4-player round as the page posts it (4 bids, the tricks, the live reads) vs "
          "five bare POSTs", f"{ms(round_)} / {ms(5 * floor)} = {round_ / (5 * floor):.2f}",
          "ratio <= 1.5"),
-        ("   the round's wall median vs five bare POSTs'", f"{ms(wall)} / {ms(5 * floor_wall)}",
-         ""),
+        ("   the round's wall median vs five bare POSTs'",
+         f"{ms(got['wall'])} / {ms(got['floor_wall'])}", ""),
     ]
+
+
+def bench_club(app, path: Path) -> list[tuple[str, str, str]]:
+    """A club night: 1,000 followers polling every 4 s, 20 tables entering hands."""
+    with app.app_context():
+        matches = [add_match(table_players()[:4], []) for _ in range(TABLES)]
+        db.session.commit()
+        ids = [m.id for m in matches]
+    bids, polls = club_night(path, ids, legal_hands(4, 16, random.Random(16)))
+    return [(f"16. A club night on one server (scorekeeper serve, 2 workers, HTTP): {FOLLOWERS} "
+             f"phones following, a poll every 4 s, {TABLES} tables a tap a second, 40 s",
+             f"bid p95 {ms(p95(bids))} ({len(bids)} bids), poll p95 {ms(p95(polls))} "
+             f"({len(polls)} polls)", "< 50 ms, < 20 ms")]
 
 
 def bench_floor(directory: Path) -> tuple[float, float]:
@@ -351,11 +366,11 @@ def add_quarantotto(players: list[Player], games: int, rng: random.Random) -> st
 
 
 def bench_long_pdf(app, client) -> list[tuple[str, str, str]]:
-    """The PDF of a 6-player, 100-game Quarantotto match, made afresh each run (the PDF
+    """The PDF of a 6-player, 200-game Quarantotto match, made afresh each run (the PDF
     cache is emptied: a cached answer would measure nothing)."""
     with app.app_context():
         players = list(db.session.scalars(db.select(Player).order_by(Player.id)))[:6]
-        match_id = add_quarantotto(players, 100, random.Random(3))
+        match_id = add_quarantotto(players, LONGEST, random.Random(3))
     sizes = []
 
     def render():
@@ -363,7 +378,7 @@ def bench_long_pdf(app, client) -> list[tuple[str, str, str]]:
         sizes.append(len(ok(client, f"/matches/{match_id}.pdf?lang=it").data))
 
     times = timed(render, runs=7)
-    return [("3b. PDF of 100 Quarantotto games, 6 players",
+    return [(f"3b. PDF of {LONGEST} Quarantotto games, 6 players",
              f"{ms(median(times))}, {sizes[-1] / 1024:.0f} KB", "< 1 s")]
 
 
@@ -406,7 +421,7 @@ def bench_gunicorn(path: Path, match_id: str) -> list[tuple[str, str, str]]:
         trivial = load(f"{base}/health", 5)
     return [("4. Sheet under gunicorn with a browser's cookie, 2 workers, 8 threads, 5 s",
              f"{sheet:.0f} req/s vs {trivial:.0f} req/s trivial ({sheet / trivial:.2f})",
-             "ratio >= 0.5"),
+             "ratio >= 0.6"),
             ("   the same without a cookie", f"{anonymous:.0f} req/s ({anonymous / trivial:.2f})",
              "")]
 
@@ -462,12 +477,13 @@ def bench_cold_start(directory: Path, path: Path) -> list[tuple[str, str, str]]:
         ours.append(first_200("scorekeeper", {"DATABASE_URL": f"sqlite:///{path}"}))
         minimal.append(first_200("minimal", {"PYTHONPATH": str(directory)}))
         floor.append(first_200("floorcold", {"PYTHONPATH": str(directory)}))
-    ratio = median(ours) / median(minimal)
-    return [("10. flask run to the first 200 on /, vs a minimal Flask app",
-             f"{ms(median(ours))} / {ms(median(minimal))} = {ratio:.2f}", "ratio <= 2"),
-            ("   the stack's floor: a minimal app with Flask-SQLAlchemy and CSRF, one query",
-             f"{ms(median(floor))} = {median(floor) / median(minimal):.2f}x the minimal app",
-             "(bench/floor.py)")]
+    return [("10. flask run to the first 200 on /, vs the stack's floor (a minimal app with "
+             "Flask-SQLAlchemy and CSRF, one query)",
+             f"{ms(median(ours))} / {ms(median(floor))} = {median(ours) / median(floor):.2f}",
+             "ratio <= 1.5"),
+            ("   a minimal Flask app", f"{ms(median(minimal))}: ours "
+             f"{median(ours) / median(minimal):.2f}x, the floor's "
+             f"{median(floor) / median(minimal):.2f}x", "")]
 
 
 def rss_mb(pid: int) -> float:
@@ -482,8 +498,13 @@ def children(pid: int) -> list[str]:
     return Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
 
 
-def bench_memory(path: Path, ids: list[str]) -> list[tuple[str, str, str]]:
-    """One gunicorn worker after 1,000 mixed requests, 50 of them PDFs."""
+def bench_memory(app, path: Path, ids: list[str]) -> list[tuple[str, str, str]]:
+    """One gunicorn worker after 1,000 mixed requests, 50 of them PDFs, among them the pages
+    of three matches of 200 games (6 players)."""
+    with app.app_context():
+        players = list(db.session.scalars(db.select(Player).order_by(Player.id)))[:6]
+        ids = ids[:-3] + [add_quarantotto(players, LONGEST, random.Random(seed))
+                          for seed in range(3)]
     pages = ["", ".json", "/live", "/history", ".csv", "/share"]
     with gunicorn(path, 1) as (base, server):
         for number in range(1000):
@@ -499,8 +520,9 @@ def bench_memory(path: Path, ids: list[str]) -> list[tuple[str, str, str]]:
         worker = int(children(server.pid)[0])
         renderer = max(rss_mb(int(pid)) for pid in children(worker))
         worker_mb = rss_mb(worker)
-    return [("9. One gunicorn worker after 1,000 requests, 50 PDFs",
-             f"{worker_mb:.0f} MB RSS (its PDF renderer: {renderer:.0f} MB)", "<= 90 MB")]
+    return [(f"9. One gunicorn worker after 1,000 requests, 50 PDFs, sheets of {LONGEST}-game "
+             "matches", f"{worker_mb:.0f} MB RSS (its PDF renderer: {renderer:.0f} MB)",
+             "<= 64 MB")]
 
 
 def bench_home(directory: Path) -> list[tuple[str, str, str]]:
@@ -639,11 +661,12 @@ def main() -> None:
                      lambda: bench_gunicorn(path, largest),
                      lambda: bench_home(directory), lambda: bench_first_visit(client, largest),
                      lambda: bench_limits(client),
-                     lambda: bench_memory(path, match_ids(app, 50)),
+                     lambda: bench_memory(app, path, match_ids(app, 50)),
                      lambda: bench_cold_start(directory, path), lambda: bench_stats(directory),
                      lambda: bench_slow_clients(app, path), lambda: bench_import(directory),
                      lambda: bench_tournament(app, client, timed, median, ms),
-                     lambda: bench_http(app, path, directory)):
+                     lambda: bench_http(app, path, directory),
+                     lambda: bench_club(app, path)):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
         print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {machine()}, "

@@ -101,36 +101,24 @@ def cpu_per(pid: int, runs: list) -> float:
     return (cpu_seconds(pid) - before) / len(runs)
 
 
-def floor_post(directory: Path, posts: int) -> tuple[float, float]:
-    """The floor app's bare POST over HTTP: worker CPU seconds per POST, and the wall
-    median."""
-    app = f"bench.floor:floor_app({str(directory / 'floor-http.db')!r})"
-    with worker(app, {}) as (connection, pid):
-        client = Client(connection, "/token")
-        for _ in range(3):  # the first requests warm the worker
-            client.send("GET", "/health")
-        version = iter(range(10**6))
-        walls = []
-
-        def post() -> None:
-            start = time.perf_counter()
-            status, _ = client.send("POST", "/bid", {"bid": 2, "version": next(version)})
-            walls.append(time.perf_counter() - start)
-            assert status == 200, status
-
-        post()
-        return cpu_per(pid, [post] * posts), sorted(walls)[len(walls) // 2]
-
-
-def scorekeeper_taps(database: Path, match_ids: list[str],
-                     hands: list[dict]) -> tuple[float, float, float]:
-    """Scorekeeper over HTTP: worker CPU seconds per bid, per whole round (four bids and the
-    tricks, each followed by the page's live read), and the round's wall median. Each match
-    of ``match_ids`` (4 players, empty) takes rounds of ``hands``."""
+def taps(database: Path, directory: Path, match_ids: list[str],
+         hands: list[dict]) -> dict[str, float]:
+    """Scorekeeper and the floor app over HTTP, side by side: each hand of ``hands`` is played
+    as a whole round on each match of ``match_ids`` (4 players, empty) as the page posts it
+    (four bids and the tricks, each followed by the page's live read), then five bare POSTs
+    are sent to the floor, so that both are measured under the same load of the machine.
+    Worker CPU seconds per bid, per round, per save of the tricks, per live read and per bare
+    POST, and the wall medians of a round and of five bare POSTs."""
     env = {"DATABASE_URL": f"sqlite:///{database}", "SCOREKEEPER_OPEN_EDIT": "1"}
-    with worker("scorekeeper:create_app()", env) as (connection, pid):
-        client = Client(connection, "/matches/new")
-        bids, rounds, walls = [], [], []
+    floor = f"bench.floor:floor_app({str(directory / 'floor-http.db')!r})"
+    with worker("scorekeeper:create_app()", env) as (connection, pid), \
+            worker(floor, {}) as (floor_connection, floor_pid):
+        client, bare = Client(connection, "/matches/new"), Client(floor_connection, "/token")
+        for _ in range(3):  # the first requests warm the workers
+            bare.send("GET", "/health")
+            client.send("GET", "/health")
+        floor_versions = iter(range(10**6))
+        bids, rounds, walls, posts, floor_walls, reads, saves = [], [], [], [], [], [], []
         for match_id in match_ids:
             for hand in hands:
                 sheet = client.json(f"/matches/{match_id}.json")
@@ -144,12 +132,26 @@ def scorekeeper_taps(database: Path, match_ids: list[str],
                     assert status == 200, status
                     bids.append(cpu_seconds(pid) - before)
                     version += 1
+                    before = cpu_seconds(pid)
                     client.send("GET", f"/matches/{match_id}/live?since={version}")
+                    reads.append(cpu_seconds(pid) - before)
+                before = cpu_seconds(pid)
                 status, _ = client.send("POST", f"/matches/{match_id}/navawhist/tricks", {
                     "version": version, "number": number, "action": "save",
                     **{f"values-{s}": t for s, t in enumerate(hand["tricks"])}})
                 assert status == 200, status
+                saves.append(cpu_seconds(pid) - before)
                 client.send("GET", f"/matches/{match_id}/live?since={version + 1}")
                 walls.append(time.perf_counter() - start)
                 rounds.append(cpu_seconds(pid) - start_cpu)
-    return sum(bids) / len(bids), sum(rounds) / len(rounds), sorted(walls)[len(walls) // 2]
+                start_cpu, start = cpu_seconds(floor_pid), time.perf_counter()
+                for _ in range(5):
+                    status, _ = bare.send("POST", "/bid", {"bid": 2,
+                                                           "version": next(floor_versions)})
+                    assert status == 200, status
+                floor_walls.append(time.perf_counter() - start)
+                posts.append((cpu_seconds(floor_pid) - start_cpu) / 5)
+    return {"bid": sum(bids) / len(bids), "round": sum(rounds) / len(rounds),
+            "tricks": sum(saves) / len(saves), "read": sum(reads) / len(reads),
+            "post": sum(posts) / len(posts), "wall": sorted(walls)[len(walls) // 2],
+            "floor_wall": sorted(floor_walls)[len(floor_walls) // 2]}

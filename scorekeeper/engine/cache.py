@@ -93,17 +93,35 @@ class LRU:
             while self.used > self.budget:
                 self.used -= self.entries.popitem(last=False)[1][1]
 
+    def carry(self, old: Hashable, new: Hashable) -> None:
+        """Keep under ``new`` what ``old`` holds, if anything."""
+        with self.lock:
+            entry = self.entries.get(old)
+        if entry is not None:
+            self.put(new, entry[0])
+
     def clear(self) -> None:
         with self.lock:
             self.entries.clear()
             self.used = 0
 
 
-def cache(name: str, weight: Callable[[Any], int] = weigh) -> LRU:
+def cache(name: str, weight: Callable[[Any], int] = weigh, *, hands_keep: bool = False) -> LRU:
     """The app's cache called ``name``, its budget from ``CACHE_BUDGETS`` in the config;
-    ``weight`` estimates the bytes of a value (walking it whole by default)."""
+    ``weight`` estimates the bytes of a value (walking it whole by default). ``hands_keep``:
+    a cache by match and version whose values a change of a hand leaves as they were (see
+    :func:`carry_forward`)."""
     caches = current_app.extensions.setdefault("scorekeeper.caches", {})
     if name not in caches:
         budgets = current_app.config.get("CACHE_BUDGETS", {})
         caches[name] = LRU(budgets.get(name, BUDGET), weight)
+        if hands_keep:
+            current_app.extensions.setdefault("scorekeeper.hands_keep", []).append(caches[name])
     return caches[name]
+
+
+def carry_forward(match_id: str, old: int, new: int) -> None:
+    """After a change of a hand took match ``match_id`` from version ``old`` to ``new``: the
+    caches that such a change leaves as they were keep their entry for the new version."""
+    for kept in current_app.extensions.get("scorekeeper.hands_keep", ()):
+        kept.carry((match_id, old), (match_id, new))

@@ -12,7 +12,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -30,8 +30,8 @@ from ..models import (
     name_key,
 )
 from ..rules import N_, RuleError, Sheet
-from .cache import cache
-from .sheets import compute_sheet, sheets
+from .cache import cache, carry_forward
+from .sheets import compute_sheet, hand_inputs, sheets, stored_hands
 
 ENTRIES = ("enter", "correct")  # the kinds of change a person makes; undo and redo take back
 KEY = "request_key"  # the session's note of the key the next change is stored with
@@ -42,22 +42,44 @@ class Conflict(Exception):
     """The match changed since the form was shown (another phone, a double tap)."""
 
 
-def _bump_version(match: Match, expected: int | None) -> int:
-    """Claim the next version of ``match`` or raise Conflict: one writer wins. The new
-    version is set on ``match`` as stored, without reading the row again."""
-    statement = update(Match).where(Match.id == match.id)
-    if expected is not None:
-        statement = statement.where(Match.version == expected)
+MATCHES, HANDS, CHANGES, TABLES = (model.__table__ for model in (Match, Hand, Change, Table))
+# The write path's statements, built once (SQLAlchemy Core: a tap writes a few rows, and the
+# ORM's unit of work would cost more than it gives there); the models stay the schema.
+_CLAIM = (update(MATCHES).where(MATCHES.c.id == bindparam("match"))
+          .values(version=MATCHES.c.version + 1, updated_at=bindparam("now"),
+                  finished=bindparam("finished"), locked=bindparam("locked"))
+          .returning(MATCHES.c.version))
+_CLAIM_SEEN = _CLAIM.where(MATCHES.c.version == bindparam("expected"))
+_BUMP_TABLE = (update(TABLES).where(TABLES.c.id == bindparam("table"))
+               .values(version=TABLES.c.version + 1, updated_at=bindparam("now")))
+_ADD_HAND = insert(HANDS)
+_SET_HAND = (update(HANDS).where(HANDS.c.match_id == bindparam("match"),
+                                 HANDS.c.number == bindparam("n"))
+             .values(data=bindparam("data"), updated_at=bindparam("now")))
+_DROP_HAND = delete(HANDS).where(HANDS.c.match_id == bindparam("match"),
+                                 HANDS.c.number == bindparam("n"))
+_ADD_CHANGE = insert(CHANGES).returning(CHANGES.c.id)
+_UNDONE = update(CHANGES).where(CHANGES.c.id == bindparam("change")).values(undone=True)
+
+
+def _bump_version(match: Match, expected: int | None, *, finished: bool | None = None,
+                  locked: bool | None = None) -> int:
+    """Claim the next version of ``match`` or raise Conflict: one writer wins. The match's
+    ``finished`` and ``locked`` flags are written with it (as they are, unless given). The
+    new state is set on ``match`` as stored, without reading the row again."""
     now = _now()
-    version = db.session.execute(
-        statement.values(version=Match.version + 1, updated_at=now).returning(Match.version)
-        .execution_options(synchronize_session=False)).scalar()
+    values = {"match": match.id, "now": now, "expected": expected,
+              "finished": match.finished if finished is None else finished,
+              "locked": match.locked if locked is None else locked}
+    connection = db.session.connection()
+    version = connection.execute(_CLAIM if expected is None else _CLAIM_SEEN, values).scalar()
     if version is None:
         db.session.rollback()
         raise Conflict
-    set_committed_value(match, "version", version)
-    set_committed_value(match, "updated_at", now)
-    bump_table(match.table_id)
+    for name, value in (("version", version), ("updated_at", now),
+                        ("finished", values["finished"]), ("locked", values["locked"])):
+        set_committed_value(match, name, value)
+    connection.execute(_BUMP_TABLE, {"table": match.table_id, "now": now})
     _store_key(match.id, now)
     return version
 
@@ -91,9 +113,7 @@ def _store_key(match_id: str, now: datetime) -> None:
 def bump_table(table_id: str) -> None:
     """A new version of the table, in the caller's transaction: its statistics are computed
     again, and it comes first on its phones' home pages."""
-    db.session.execute(update(Table).where(Table.id == table_id).values(
-        version=Table.version + 1, updated_at=_now()).execution_options(
-        synchronize_session=False))
+    db.session.connection().execute(_BUMP_TABLE, {"table": table_id, "now": _now()})
 
 
 def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
@@ -110,41 +130,46 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
                            "hand."))
     if match.locked and undoes is None:
         raise RuleError(N_("This match is finished: tap Correct a hand to change one."))
-    hands = match.hands
-    inputs = [h.data for h in hands]
+    inputs = list(stored_hands(match))
     if not 1 <= number <= len(inputs) + 1 or (data is None and number != len(inputs)):
         raise Conflict
+    old = inputs[number - 1] if number <= len(inputs) else None
     if data is None:
         inputs.pop()
-    elif number > len(inputs):
+    elif old is None:
         inputs.append(data)
     else:
         inputs[number - 1] = data
     sheet = compute_sheet(match, inputs)
-    version = _bump_version(match, expected)
-    hand = hands[number - 1] if number <= len(hands) else None
-    old = dict(hand.data) if hand else None
+    version = _bump_version(match, expected, finished=sheet.finished, locked=sheet.finished)
+    connection = db.session.connection()
+    now = _now()
     if data is None:
-        hands.remove(hand)
-    elif hand is None:
-        hands.append(Hand(number=number, data=data))
+        connection.execute(_DROP_HAND, {"match": match.id, "n": number})
+    elif old is None:
+        connection.execute(_ADD_HAND, {"match_id": match.id, "number": number, "data": data,
+                                       "created_at": now, "updated_at": now})
     else:
-        hand.data = data
-        hand.updated_at = _now()
-    change = Change(match_id=match.id, number=number, kind=kind, old=old, new=data)
-    db.session.add(change)
+        connection.execute(_SET_HAND, {"match": match.id, "n": number, "data": data,
+                                       "now": now})
+    fields = {"match_id": match.id, "number": number, "kind": kind, "old": old, "new": data,
+              "undone": False, "created_at": now}
+    change_id = connection.execute(_ADD_CHANGE, fields).scalar()
     if undoes is not None:
-        undoes.undone = True
-    match.finished = sheet.finished
-    match.locked = sheet.finished
+        connection.execute(_UNDONE, {"change": undoes.id})
+        set_committed_value(undoes, "undone", True)
     try:
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
         raise Conflict from None
+    if "hands" in match.__dict__:  # written past the ORM: read again if asked
+        db.session.expire(match, ["hands"])
     sheets().put((match.id, version), sheet)
+    hand_inputs().put((match.id, version), inputs)
+    carry_forward(match.id, version - 1, version)
     if kind in ENTRIES:  # a new entry is what Undo takes back, and ends what Redo could
-        _steps().put((match.id, version), (change, None))
+        _steps().put((match.id, version), (Change(id=change_id, **fields), None))
     return sheet
 
 
@@ -210,8 +235,7 @@ def _take_back(match: Match, change: Change | None, kind: str, expected: int | N
 
 def reopen(match: Match, *, expected: int | None) -> None:
     """Make a finished match editable again."""
-    _bump_version(match, expected)
-    match.locked = False
+    _bump_version(match, expected, locked=False)
     db.session.commit()
 
 

@@ -111,6 +111,11 @@ def number_text(value: Any) -> str:
     return f"−{-value}" if isinstance(value, int) and value < 0 else str(value)
 
 
+def signed_text(value: Any) -> str:
+    """A hand's points as printed, a gain with its plus sign: "+12", "−3", "0"."""
+    return f"+{value}" if isinstance(value, int | float) and value > 0 else number_text(value)
+
+
 def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
                   printing: Printing, last: int = PRINTED_ROWS) -> PrintedSheet:
     """The rows of the printed sheet, the ``last`` ones of a longer match, and the blank

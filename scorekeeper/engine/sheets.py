@@ -5,9 +5,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..models import Match
+from sqlalchemy import bindparam, select
+
+from ..db import db
+from ..models import Hand, Match
 from ..rules import GAMES, Sheet
 from .cache import cache
+
+_HANDS = (select(Hand.__table__.c.data).where(Hand.__table__.c.match_id == bindparam("match"))
+          .order_by(Hand.__table__.c.number))
 
 
 def sheet_weight(sheet: Sheet) -> int:
@@ -21,14 +27,33 @@ def sheets() -> Any:
     return cache("sheets", sheet_weight)
 
 
+def inputs_weight(hands: list[dict[str, Any]]) -> int:
+    """The bytes a match's cached inputs hold, estimated without walking them: about 60
+    bytes a value."""
+    return 512 + 60 * sum(len(hand) + sum(len(v) for v in hand.values() if isinstance(v, list))
+                          for hand in hands)
+
+
+def hand_inputs() -> Any:
+    """The cache of matches' stored inputs, by match and version."""
+    return cache("inputs", inputs_weight)
+
+
+def stored_hands(match: Match) -> list[dict[str, Any]]:
+    """The inputs of the match's stored hands in order, read once per version: never change
+    them (a change is a new list, stored by the ledger)."""
+    return hand_inputs().get((match.id, match.version), lambda: list(
+        db.session.connection().execute(_HANDS, {"match": match.id}).scalars()))
+
+
 def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None) -> Sheet:
     """The match's sheet, from its stored hands (cached by version) or from ``hands``."""
     game = GAMES[match.game]
     if hands is not None:
         return game.build_sheet(len(match.seats), hands, first_dealer=match.first_dealer,
                                 **match.options)
-    return sheets().get((match.id, match.version), lambda: compute_sheet(
-        match, [h.data for h in match.hands]))
+    return sheets().get((match.id, match.version),
+                        lambda: compute_sheet(match, stored_hands(match)))
 
 
 def sheet_json(match: Match, sheet: Sheet) -> dict[str, Any]:

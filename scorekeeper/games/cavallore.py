@@ -18,7 +18,7 @@ from flask_babel import format_decimal, format_percent
 from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
 from ..engine.printing import Printing, no_detail
-from ..engine.sheets import compute_sheet
+from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
 from ..rules import N_, Nn_, RuleError, Sheet, cavallore
 from ..web.access import needs_edit_right
@@ -143,7 +143,7 @@ def deal(match_id: str):
     seat = data["seat"] if isinstance(data["seat"], int) else None
     try:
         check_form(form, match)
-        if form.number.data != len(match.hands) + 1:
+        if form.number.data != len(stored_hands(match)) + 1:
             raise Conflict
         save_hand(match, form.number.data, data, expected=form.version.data)
     except (RuleError, Conflict) as error:

@@ -19,7 +19,7 @@ from flask import Blueprint, redirect, render_template, request
 from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
 from ..engine.printing import Lead, Printing
-from ..engine.sheets import compute_sheet
+from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
 from ..rules import N_, Nn_, Row, RuleError, Sheet, fortyfive
 from ..rules.cards import RANKS, SUITS, suit_symbol
@@ -88,7 +88,7 @@ class Entry:
 
 def _blank(match: Match, number: int, kind: str) -> Entry:
     """An empty hand ``number``: its dealer and first leader from the hands before it."""
-    before = compute_sheet(match, [h.data for h in match.hands][: number - 1])
+    before = compute_sheet(match, stored_hands(match)[: number - 1])
     if before.next is None:
         raise Conflict
     columns = len(before.columns)
@@ -105,7 +105,7 @@ def _stored(match: Match, number: int, mode: str | None) -> Entry:
     """Hand ``number`` as stored, in the form it was entered (or in ``mode``)."""
     entry = _blank(match, number, "correct")
     row = compute_sheet(match).rows[number - 1]
-    inputs, data = row.inputs, match.hands[number - 1].data
+    inputs, data = row.inputs, stored_hands(match)[number - 1]
     entry.side_tricks = list(inputs["side_tricks"])
     entry.bonus_side = _choice(inputs["bonus_side"])
     if "trick_winners" in inputs:
@@ -238,7 +238,7 @@ def _preview(match: Match, entry: Entry) -> Entry:
     """The hand scored on the match (or why the rules refuse it) once it is complete."""
     if not _complete(entry):
         return entry
-    hands = [h.data for h in match.hands]
+    hands = stored_hands(match)
     data = _data(entry, len(match.seats))
     if entry.number <= len(hands):
         hands[entry.number - 1] = data

@@ -12,7 +12,7 @@ from ..db import db
 from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
 from ..engine.printing import Lead, Printing
-from ..engine.sheets import compute_sheet
+from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
 from ..rules import N_, Nn_, Row, RuleError, Sheet, navawhist
 from ..web.access import needs_edit_right
@@ -128,7 +128,7 @@ def tricks(match_id: str):
 
 def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, Any]):
     """The tricks panel with what is left to assign and, once complete, each player's points."""
-    hands = [h.data for h in match.hands][: form.number.data - 1] + [data]
+    hands = stored_hands(match)[: form.number.data - 1] + [data]
     left = navawhist.tricks_left(sheet.next.info.cards, data["tricks"])
     row, error = None, None
     if left == 0:

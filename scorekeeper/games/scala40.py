@@ -19,7 +19,7 @@ from werkzeug.datastructures import MultiDict
 
 from ..engine.history import Field, Words
 from ..engine.printing import Printing
-from ..engine.sheets import compute_sheet
+from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
 from ..rules import N_, Next, Row, Sheet, scala40
 from ..rules.cards import RANKS
@@ -137,7 +137,7 @@ def enter(match_id: str):
 
 def _before(match: Match, number: int) -> Next:
     """The deal ``number`` as it was offered: its dealer, seats still in and re-entries."""
-    sheet = compute_sheet(match, [h.data for h in match.hands][: number - 1])
+    sheet = compute_sheet(match, stored_hands(match)[: number - 1])
     assert sheet.next is not None  # a later deal exists, so the match went on
     return sheet.next
 

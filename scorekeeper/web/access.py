@@ -20,7 +20,7 @@ from typing import Any
 
 from flask import Flask, Response, abort, current_app, g, request, session
 from flask_babel import gettext as _
-from sqlalchemy import exists, or_, select, update
+from sqlalchemy import bindparam, exists, or_, select, update
 
 from ..db import db
 from ..engine.ledger import add_member
@@ -107,6 +107,20 @@ def is_member(table_id: str) -> bool:
         Device.token == token))))
 
 
+# Whether a phone may change a match: built once, for an open install and for a phone's
+# device token (the match and the token are bound at each request).
+_CLOSED = exists().where(
+    TournamentTable.match_id == bindparam("match"),
+    TournamentRound.tournament_id == TournamentTable.tournament_id,
+    TournamentRound.number == TournamentTable.round, TournamentRound.closed)
+_OPEN_EDITABLE = select(~_CLOSED)
+_EDITABLE = select(or_(exists().where(
+    Match.id == bindparam("match"), Membership.table_id == Match.table_id,
+    Membership.device_id == Device.id, Device.token == bindparam("token")), exists().where(
+    MatchKeeper.match_id == bindparam("match"), MatchKeeper.device_id == Device.id,
+    Device.token == bindparam("token"))) & ~_CLOSED)
+
+
 def can_edit(match_id: str) -> bool:
     """True when this phone belongs to the match's table, or keeps that match alone (a
     tournament table's phone), and the match is not in a tournament round that was closed:
@@ -114,21 +128,12 @@ def can_edit(match_id: str) -> bool:
     known = g.setdefault("editable", {})
     if match_id not in known:
         token = device_token()
-        closed = exists().where(
-            TournamentTable.match_id == match_id,
-            TournamentRound.tournament_id == TournamentTable.tournament_id,
-            TournamentRound.number == TournamentTable.round, TournamentRound.closed)
         if open_edit():
-            allowed = ~closed
-        elif token is None:
-            allowed = None
+            allowed = db.session.connection().scalar(_OPEN_EDITABLE, {"match": match_id})
         else:
-            allowed = or_(exists().where(
-                Match.id == match_id, Membership.table_id == Match.table_id,
-                Membership.device_id == Device.id, Device.token == token), exists().where(
-                MatchKeeper.match_id == match_id, MatchKeeper.device_id == Device.id,
-                Device.token == token)) & ~closed
-        known[match_id] = allowed is not None and bool(db.session.scalar(select(allowed)))
+            allowed = token is not None and db.session.connection().scalar(
+                _EDITABLE, {"match": match_id, "token": token})
+        known[match_id] = bool(allowed)
     return known[match_id]
 
 

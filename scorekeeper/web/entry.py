@@ -22,7 +22,7 @@ from flask import Flask, Response, abort, request, url_for
 from flask_babel import gettext as _
 
 from ..engine.ledger import Conflict, expect_key, key_used
-from ..engine.sheets import compute_sheet
+from ..engine.sheets import compute_sheet, stored_hands
 from ..models import REQUEST_KEY, Match
 from .forms import whole
 from .pages import get_match, over_live, render_sheet
@@ -32,9 +32,8 @@ KEY_HEADER = "Idempotency-Key"
 
 def stored_inputs(match: Match, number: int, empty: dict[str, Any]) -> dict[str, Any]:
     """A copy of the inputs of hand ``number`` if it is stored, else ``empty``."""
-    if number <= len(match.hands):
-        return dict(match.hands[number - 1].data)
-    return dict(empty)
+    hands = stored_hands(match)
+    return dict(hands[number - 1] if number <= len(hands) else empty)
 
 
 def check_form(form: Any, match: Match) -> None:
@@ -48,9 +47,10 @@ def correcting(match_id: str, game: str, number: int,
     """The match of ``game`` whose hand ``number`` a correction page is about, and that
     hand's stored inputs; a 404 (saying ``missing``, when given) if it has no such hand."""
     match = get_match(match_id, game)
-    if not 1 <= number <= len(match.hands):
+    hands = stored_hands(match)
+    if not 1 <= number <= len(hands):
         abort(404, missing)
-    return match, match.hands[number - 1].data
+    return match, dict(hands[number - 1])
 
 
 def tap_address(endpoint: str, hand: int, state: Mapping[str, Any], **values: Any) -> str:

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
 from urllib.parse import urlsplit
 
-from flask import Flask, current_app, request, url_for
-from flask_babel import Babel, get_translations, gettext
+from flask import Flask, current_app, g, request, url_for
+from flask_babel import Babel, get_locale, get_translations, gettext
+from markupsafe import Markup
 
 from ..rules import RuleError
 
@@ -35,6 +37,34 @@ def local_target(target: str | None) -> str:
     return url_for("matches.home")
 
 
+def translations():
+    """Flask-Babel's translations for the language in force, looked up once a request and
+    language (``force_locale`` changes the language, and so the entry): a page calls them
+    for every word it says."""
+    space = g.get("_flask_babel")
+    memo = g.get("_translations")
+    if memo is not None and memo[0] is getattr(space, "babel_locale", None):
+        return memo[1]
+    found = get_translations()
+    g._translations = (get_locale() and g._flask_babel.babel_locale, found)
+    return found
+
+
+def _template_gettext(string: str, **variables: Any) -> Markup:
+    """A template's ``_()`` and ``gettext()``: as Jinja's own (new style, autoescaped) for
+    what they return, without its two layers of calls through the template's context."""
+    return Markup(translations().ugettext(string)) % variables
+
+
+def _template_ngettext(singular: str, plural: str, num: int, **variables: Any) -> Markup:
+    """A template's ``ngettext()``, as Jinja's own (``num`` is a variable too)."""
+    variables.setdefault("num", num)
+    return Markup(translations().ungettext(singular, plural, num)) % variables
+
+
 def init_app(app: Flask) -> None:
-    """Bind Flask-Babel to ``app``."""
+    """Bind Flask-Babel to ``app``; the templates' words are read through
+    :func:`translations` (every template of the app is HTML, autoescaped)."""
     Babel(app, locale_selector=select_locale)
+    app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext,
+                                 ngettext=_template_ngettext)

@@ -19,13 +19,14 @@ from flask import abort, current_app, make_response, redirect, render_template, 
 from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
+from sqlalchemy.orm import joinedload
 
 from ..db import db
 from ..engine.history import local_time, step_done
 from ..engine.ledger import Conflict, steps
 from ..engine.printing import number_text
-from ..engine.sheets import compute_sheet
-from ..models import Change, Match, Table
+from ..engine.sheets import compute_sheet, stored_hands
+from ..models import Change, Match, Seat, Table
 from ..rules import GAMES, N_, Note, RuleError
 from .games import spec_of
 from .i18n import rule_message
@@ -43,13 +44,18 @@ def is_htmx() -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
+# The match with its seats and their players, in one query built once.
+_MATCH = (select(Match).options(joinedload(Match.seats).joinedload(Seat.player))
+          .where(Match.id == bindparam("id")))
+
+
 def get_match(match_id: str, game: str | None = None) -> Match:
     """The match with this id (of ``game`` when given); raises 404 when there is none.
 
     A post to another game's match is a 404 like a match that does not exist.
     """
-    match = db.get_or_404(Match, match_id, description=_("There is no such match."))
-    if game is not None and match.game != game:
+    match = db.session.scalars(_MATCH, {"id": match_id}).unique().one_or_none()
+    if match is None or game is not None and match.game != game:
         abort(404, _("There is no such match."))
     return match
 
@@ -136,7 +142,7 @@ def saved_notice(match: Match, number: int | None, step: str | None = None) -> s
                          *steps(match), step) or _(STEPPED[step])
     if step in STEPPED:
         return _(STEPPED[step])
-    if number is None or not 1 <= number <= len(match.hands):
+    if number is None or not 1 <= number <= len(stored_hands(match)):
         return None
     return " ".join([_(GAMES[match.game].saved, n=number), *outcome(match, number)])
 

@@ -14,7 +14,7 @@ from ..engine.cache import cache
 from ..engine.charts import history_chart, running_chart
 from ..engine.history import step_labels
 from ..engine.ledger import steps
-from ..engine.printing import number_text
+from ..engine.printing import number_text, signed_text
 from ..engine.stats import START, GameStats
 from ..models import Match, name_key
 from ..rules import Event, Note
@@ -75,7 +75,7 @@ def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
 def decimal(value: float | int) -> str:
     """A figure in the user's language, one decimal when it has any: 27.8, 27,8 in
     Italian; a negative one with a real minus sign, as :func:`number_text` prints it."""
-    text = format_decimal(abs(value), "0.0" if isinstance(value, float) else "0")
+    text = format_decimal(abs(value), "0.0") if isinstance(value, float) else str(abs(value))
     return f"−{text}" if value < 0 else text
 
 
@@ -96,8 +96,9 @@ GLOBALS: Mapping[str, Any] = {
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
 }
 # "number": every score a page prints, a negative one with a real minus sign (U+2212).
+# "signed": a hand's points, a gain with its plus sign.
 FILTERS: Mapping[str, Any] = {"decimal": decimal, "name_key": name_key, "number": number_text,
-                              "seat_names": seat_names}
+                              "seat_names": seat_names, "signed": signed_text}
 
 
 def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:

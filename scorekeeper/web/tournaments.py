@@ -13,7 +13,7 @@ from typing import Any
 
 from flask import abort
 from flask_babel import gettext as _
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from ..db import db
 from ..engine.cache import cache
@@ -229,18 +229,23 @@ class Seated:
 
 def tournament_table(match: Match) -> Seated | None:
     """Where ``match`` stands in a tournament; None for a match of no tournament. Read once
-    per version of the match (closing its round gives it a new one)."""
-    return cache("seated").get((match.id, match.version), lambda: _seated(match.id))
+    per version of the match (closing its round gives it a new one; a hand's change keeps
+    it)."""
+    return cache("seated", hands_keep=True).get((match.id, match.version),
+                                                lambda: _seated(match.id))
+
+
+# Where a match stands in a tournament: one query, built once.
+_SEATED = (select(Tournament.id, Tournament.name, TournamentTable.round, TournamentTable.number,
+                  TournamentRound.closed)
+           .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
+           .join(TournamentRound, (TournamentRound.tournament_id == Tournament.id)
+                 & (TournamentRound.number == TournamentTable.round))
+           .where(TournamentTable.match_id == bindparam("match")))
 
 
 def _seated(match_id: str) -> Seated | None:
-    row = db.session.execute(
-        select(Tournament.id, Tournament.name, TournamentTable.round, TournamentTable.number,
-               TournamentRound.closed)
-        .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
-        .join(TournamentRound, (TournamentRound.tournament_id == Tournament.id)
-              & (TournamentRound.number == TournamentTable.round))
-        .where(TournamentTable.match_id == match_id)).first()
+    row = db.session.connection().execute(_SEATED, {"match": match_id}).first()
     return None if row is None else Seated(*row)
 
 

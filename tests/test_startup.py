@@ -22,11 +22,14 @@ SCRIPT = textwrap.dedent("""
     client = app.test_client()
     assert client.get("/").status_code == 200
     assert client.get("/matches/new").status_code == 200
-    print(sorted(m for m in ("alembic", "flask_migrate", "weasyprint") if m in sys.modules))
+    print(sorted(m for m in ("alembic", "flask_migrate", "weasyprint", "cryptography",
+                             "multiprocessing") if m in sys.modules))
 """)
 
 
-def test_serving_pages_imports_neither_alembic_nor_weasyprint(tmp_path):
+def test_serving_pages_imports_neither_alembic_nor_weasyprint_nor_the_certificates(tmp_path):
+    """Migrations, the PDF renderer (and its process pool) and the certificate authority's
+    cryptography are imported when they are used: a worker that serves pages holds none."""
     url = f"sqlite:///{tmp_path / 'start.db'}"
     migrated_app(url)
     result = subprocess.run([sys.executable, "-c", SCRIPT, url], capture_output=True,

@@ -9,18 +9,22 @@ the first place.
 
 from __future__ import annotations
 
-import plistlib
 import uuid
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from cryptography import x509
-from cryptography.hazmat.primitives import hashes, serialization
 from flask import Blueprint, Response, abort, current_app, render_template, url_for
 from flask_babel import gettext as _
 
 from ..web.links import secure_address
 
 bp = Blueprint("certificate", __name__)
+
+if TYPE_CHECKING:
+    from cryptography import x509
+
+# cryptography (about 14 MB in every worker) and plistlib are imported when a certificate is
+# asked for, not by every worker at its start.
 
 # PayloadUUIDs are derived from the certificate's fingerprint: the same authority is the
 # same profile, so installing it again replaces it rather than adding a second one.
@@ -30,6 +34,8 @@ PROFILE_ID = "scorekeeper.ca"
 
 def authority() -> x509.Certificate | None:
     """The certificate authority this server made, or None when it makes none."""
+    from cryptography import x509
+
     path = Path(current_app.config["TLS_DIR"]) / "ca.pem"
     try:
         return x509.load_pem_x509_certificate(path.read_bytes())
@@ -40,12 +46,19 @@ def authority() -> x509.Certificate | None:
 def fingerprint(cert: x509.Certificate) -> str:
     """The SHA-256 fingerprint as phones and browsers show it (AB:CD:...), four bytes to a
     group so that a narrow screen breaks the line between groups, never inside a byte."""
+    from cryptography.hazmat.primitives import hashes
+
     pairs = [f"{byte:02X}" for byte in cert.fingerprint(hashes.SHA256())]
     return " ".join(":".join(pairs[i:i + 4]) for i in range(0, len(pairs), 4))
 
 
 def profile(cert: x509.Certificate) -> bytes:
     """An unsigned Apple configuration profile holding ``cert`` as a trusted root."""
+    import plistlib
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+
     der = cert.public_bytes(serialization.Encoding.DER)
     seed = cert.fingerprint(hashes.SHA256()).hex()
     name = cert.subject.get_attributes_for_oid(x509.NameOID.COMMON_NAME)
@@ -89,6 +102,13 @@ def _required() -> x509.Certificate:
     return cert
 
 
+def _encoded(encoding: str) -> bytes:
+    """The certificate in ``encoding`` ("PEM", "DER"); 404 when there is none."""
+    from cryptography.hazmat.primitives import serialization
+
+    return _required().public_bytes(getattr(serialization.Encoding, encoding))
+
+
 @bp.get("/certificate")
 def show():
     """How to install the certificate on Android, iPhone and iPad, and a computer."""
@@ -101,14 +121,14 @@ def show():
 @bp.get("/certificate/scorekeeper-ca.crt")
 def pem():
     """The certificate in PEM, for Android and desktop browsers."""
-    body = _required().public_bytes(serialization.Encoding.PEM)
+    body = _encoded("PEM")
     return _download(body, "application/x-x509-ca-cert", "scorekeeper-ca.crt")
 
 
 @bp.get("/certificate/scorekeeper-ca.cer")
 def der():
     """The certificate in DER, for Windows."""
-    body = _required().public_bytes(serialization.Encoding.DER)
+    body = _encoded("DER")
     return _download(body, "application/pkix-cert", "scorekeeper-ca.cer")
 
 

@@ -62,9 +62,17 @@ def _template_ngettext(singular: str, plural: str, num: int, **variables: Any) -
     return Markup(translations().ungettext(singular, plural, num)) % variables
 
 
+def said(item: Any) -> str:
+    """A template's ``said`` filter: what a rule's note, event, figure or option (anything
+    with a ``label``) is called in the user's language. A filter, not ``_(item.label)``:
+    a sheet says one for every cell."""
+    return translations().ugettext(item.label)
+
+
 def init_app(app: Flask) -> None:
     """Bind Flask-Babel to ``app``; the templates' words are read through
     :func:`translations` (every template of the app is HTML, autoescaped)."""
     Babel(app, locale_selector=select_locale)
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext,
                                  ngettext=_template_ngettext)
+    app.jinja_env.filters["said"] = said

@@ -4,16 +4,17 @@ WeasyPrint with its fonts and layout caches holds 60 to 80 MB once it has render
 sheets, and that memory is not given back. A worker therefore never imports it: each
 worker starts, at its first PDF, one renderer process that imports WeasyPrint once, renders
 every PDF the worker asks for, and is replaced by a fresh one after ``RENDERS`` PDFs so
-that its own memory stays bounded too.
+that its own memory stays bounded too. Even the process pool is imported at the first PDF.
 """
 
 from __future__ import annotations
 
 import functools
-import multiprocessing
 import threading
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from concurrent.futures import ProcessPoolExecutor
 
 RENDERS = 50  # PDFs a renderer process makes before a fresh one replaces it
 TIMEOUT = 120  # seconds one PDF may take
@@ -37,6 +38,9 @@ def _render(html: str, base_url: str, stylesheet: str) -> bytes:
 
 
 def _renderer(fresh: bool = False) -> ProcessPoolExecutor:
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
     global _pool
     with _lock:
         if fresh and _pool is not None:
@@ -51,6 +55,8 @@ def _renderer(fresh: bool = False) -> ProcessPoolExecutor:
 def render(html: str, base_url: str, stylesheet: str) -> bytes:
     """The PDF of ``html``, its relative addresses read from ``base_url``, styled by the
     stylesheet file ``stylesheet``. A renderer that died is replaced once."""
+    from concurrent.futures.process import BrokenProcessPool
+
     try:
         return _renderer().submit(_render, html, base_url, stylesheet).result(TIMEOUT)
     except BrokenProcessPool:

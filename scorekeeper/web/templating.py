@@ -4,9 +4,10 @@ ones below, and those each game gives (its ``GameSpec.template_globals``)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
-from flask import Flask
+from flask import Flask, has_request_context, request, url_for
 from flask_babel import format_decimal, get_locale
 from markupsafe import Markup
 
@@ -36,6 +37,24 @@ def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
     return cache("sheet-html").get(key, lambda: Markup(render_compact(
         "matches/_sheet_block.html", match=match, sheet=sheet, names=names,
         game=spec_of(match.game).rules)))
+
+
+@lru_cache(maxsize=4096)
+def _built(root: str, endpoint: str, values: tuple[tuple[str, Any], ...]) -> str:
+    return url_for(endpoint, **dict(values))
+
+
+def page_url_for(endpoint: str, **values: Any) -> str:
+    """A template's ``url_for``: the same address, built once per endpoint and values (a page
+    builds the same few dozen addresses again and again), within the app's root (the
+    request's SCRIPT_NAME). Relative endpoints and the ``_`` options are built each time."""
+    if endpoint.startswith(".") or any(key.startswith("_") for key in values) \
+            or not has_request_context():
+        return url_for(endpoint, **values)
+    try:
+        return _built(request.script_root, endpoint, tuple(sorted(values.items())))
+    except TypeError:  # a value that cannot be a key (a list): built each time
+        return url_for(endpoint, **values)
 
 
 def leaders_of(sheet: Any) -> list[int]:
@@ -92,7 +111,7 @@ GLOBALS: Mapping[str, Any] = {
     "install_theme": THEME, "leaders_of": leaders_of, "qr_svg": qr_svg,
     "ranking_of": ranking_of, "rating_chart": rating_chart, "running_chart": running_chart,
     "secure_offer": secure_offer, "sheet_block": sheet_block, "start_rating": int(START),
-    "tournament_table": tournament_table, "undo_redo": undo_redo,
+    "tournament_table": tournament_table, "undo_redo": undo_redo, "url_for": page_url_for,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
 }
 # "number": every score a page prints, a negative one with a real minus sign (U+2212).

@@ -116,9 +116,17 @@ def version_key(tournament: Tournament) -> tuple:
     return (tournament.id, tournament.version, tuple(tuple(row) for row in rows))
 
 
+def results_weight(results: Results) -> int:
+    """The bytes cached results hold, estimated without walking them (they reach the
+    entrants and their sheets' scores): about 2 KB a table and 1 KB a standing."""
+    tables = sum(len(tables) for tables in results.rounds)
+    return 1024 + 2048 * tables + 1024 * len(results.overall.rows) * (len(results.per_round) + 1)
+
+
 def results(tournament: Tournament) -> Results:
     """The tournament's results, computed once per :func:`version_key`."""
-    return cache("tournaments").get(version_key(tournament), lambda: _results(tournament))
+    return cache("tournaments", results_weight).get(version_key(tournament),
+                                                    lambda: _results(tournament))
 
 
 def _results(tournament: Tournament) -> Results:

@@ -144,25 +144,26 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
     version = _bump_version(match, expected, finished=sheet.finished, locked=sheet.finished)
     connection = db.session.connection()
     now = _now()
-    if data is None:
-        connection.execute(_DROP_HAND, {"match": match.id, "n": number})
-    elif old is None:
-        connection.execute(_ADD_HAND, {"match_id": match.id, "number": number, "data": data,
-                                       "created_at": now, "updated_at": now})
-    else:
-        connection.execute(_SET_HAND, {"match": match.id, "n": number, "data": data,
-                                       "now": now})
     fields = {"match_id": match.id, "number": number, "kind": kind, "old": old, "new": data,
               "undone": False, "created_at": now}
-    change_id = connection.execute(_ADD_CHANGE, fields).scalar()
-    if undoes is not None:
-        connection.execute(_UNDONE, {"change": undoes.id})
-        set_committed_value(undoes, "undone", True)
-    try:
+    try:  # a row another writer made meanwhile: that writer got there first
+        if data is None:
+            connection.execute(_DROP_HAND, {"match": match.id, "n": number})
+        elif old is None:
+            connection.execute(_ADD_HAND, {"match_id": match.id, "number": number,
+                                           "data": data, "created_at": now, "updated_at": now})
+        else:
+            connection.execute(_SET_HAND, {"match": match.id, "n": number, "data": data,
+                                           "now": now})
+        change_id = connection.execute(_ADD_CHANGE, fields).scalar()
+        if undoes is not None:
+            connection.execute(_UNDONE, {"change": undoes.id})
         db.session.commit()
     except IntegrityError:
         db.session.rollback()
         raise Conflict from None
+    if undoes is not None:
+        set_committed_value(undoes, "undone", True)
     if "hands" in match.__dict__:  # written past the ORM: read again if asked
         db.session.expire(match, ["hands"])
     sheets().put((match.id, version), sheet)

@@ -79,7 +79,7 @@ def _bump_version(match: Match, expected: int | None, *, finished: bool | None =
     for name, value in (("version", version), ("updated_at", now),
                         ("finished", values["finished"]), ("locked", values["locked"])):
         set_committed_value(match, name, value)
-    connection.execute(_BUMP_TABLE, {"table": match.table_id, "now": now})
+    bump_table(match.table_id)
     _store_key(match.id, now)
     return version
 

@@ -1,7 +1,7 @@
 """What every request shares: loading a match or a table, the rights of a phone, forms,
 templates, languages, error pages, security headers, static assets, the shared page cache,
-share links, the PWA and the PDF renderer. Nothing here names a game: a game's part is
-asked of its :class:`~scorekeeper.web.games.GameSpec`."""
+share links, the PWA, the PDF renderer and the polls answered beneath the app. Nothing here
+names a game: a game's part is asked of its :class:`~scorekeeper.web.games.GameSpec`."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ from flask import Flask
 from . import access, assets, entry, errors, i18n, links, security, templating
 from .forms import csrf
 from .games import EXTENSION, GameSpec
+from .polls import answer_unchanged_polls as answer_unchanged_polls
 
 
 def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:

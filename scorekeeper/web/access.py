@@ -14,7 +14,7 @@ tournament round that was closed. Setting
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from datetime import timedelta
 from typing import Any
 
@@ -169,13 +169,22 @@ def my_table_ids() -> list[str] | None:
 
 
 
+def seen_due(cookie: Mapping[str, Any], now: float) -> bool:
+    """True when the phone whose session cookie holds ``cookie`` is to be noted as seen at
+    ``now`` (a timestamp): it has a device, last noted at least ``SEEN_EVERY`` ago, or an
+    older cookie still to convert."""
+    seen = cookie.get("seen")
+    return LEGACY_KEY in cookie or isinstance(cookie.get(DEVICE_KEY), str) and not (
+        isinstance(seen, int) and now - seen < SEEN_EVERY.total_seconds())
+
+
 def touch() -> None:
     """Record that this phone was seen, at most once every few minutes."""
-    token = device_token()
-    seen = session.get("seen")
     now = _now()
-    if token is None or isinstance(seen, int) and now.timestamp() - seen < \
-            SEEN_EVERY.total_seconds():
+    if not seen_due(session, now.timestamp()):
+        return
+    token = device_token()  # converts an older cookie
+    if token is None:
         return
     session["seen"] = int(now.timestamp())
     device_id = select(Device.id).where(Device.token == token).scalar_subquery()

@@ -60,14 +60,14 @@ def get_match(match_id: str, game: str | None = None) -> Match:
     return match
 
 
-_VERSION = select(Match.__table__.c.version).where(Match.__table__.c.id == bindparam("id"))
+VERSION = select(Match.__table__.c.version).where(Match.__table__.c.id == bindparam("id"))
 
 
 def match_version(match_id: str) -> int:
     """The version of the match with this id; raises 404 when there is none. One small
     query, built once: what a page asks before serving what it keeps for that version (on
     the session's connection, which the edit right's query then uses too)."""
-    version = db.session.connection().scalar(_VERSION, {"id": match_id})
+    version = db.session.connection().scalar(VERSION, {"id": match_id})
     if version is None:
         abort(404, _("There is no such match."))
     return version

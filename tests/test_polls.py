@@ -1,0 +1,123 @@
+"""The polls answered beneath the app (web/polls.py): an unchanged sheet's 204 without
+Flask's way through a request, and everything else left to the app, which answers it as
+before."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from flask import request, request_started
+from sqlalchemy import select
+
+from scorekeeper.db import db
+from scorekeeper.models import Membership
+
+from .conftest import Table
+
+NAMES = ["Anna", "Bruno", "Carla", "Dario"]
+HTMX = {"HX-Request": "true"}
+
+
+@pytest.fixture
+def served(app) -> Iterator[list[str | None]]:
+    """The endpoints of the requests the app itself received, in order."""
+    endpoints: list[str | None] = []
+
+    def received(_sender, **_extra) -> None:
+        endpoints.append(request.endpoint)
+
+    request_started.connect(received, app)
+    yield endpoints
+    request_started.disconnect(received, app)
+
+
+def last_seen(app) -> datetime:
+    with app.app_context():
+        return db.session.scalar(select(Membership.last_seen)).replace(tzinfo=None)
+
+
+@pytest.mark.parametrize("part", ["live", "screen"])
+def test_an_unchanged_sheet_is_answered_beneath_the_app(table: Table, served, part):
+    match_id = table.new_match("navawhist", NAMES)
+    version = table.sheet(match_id)["version"]
+    served.clear()
+    for since in (version, version + 5):
+        response = table.client.get(f"/matches/{match_id}/{part}?since={since}",
+                                    headers=HTMX)
+        assert response.status_code == 204 and response.data == b""
+        assert response.headers["Cache-Control"] == "no-cache"
+        assert response.headers["X-Content-Type-Options"] == "nosniff"
+        assert "Strict-Transport-Security" not in response.headers
+    assert served == []
+    over_https = table.client.get(f"/matches/{match_id}/{part}?since={version}",
+                                  headers=HTMX, base_url="https://localhost")
+    assert over_https.status_code == 204
+    assert over_https.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert served == []
+
+
+def test_a_changed_sheet_is_the_apps_to_answer(table: Table, served):
+    match_id = table.new_match("navawhist", NAMES)
+    version = table.sheet(match_id)["version"]
+    assert table.bid(match_id, 0).status_code == 303
+    served.clear()
+    response = table.client.get(f"/matches/{match_id}/live?since={version}", headers=HTMX)
+    assert response.status_code == 200
+    assert f'data-version="{version + 1}"' in response.get_data(as_text=True)
+    assert served == ["matches.live"]
+    screen = table.client.get(f"/matches/{match_id}/screen?since={version}", headers=HTMX)
+    assert screen.status_code == 200 and served[-1] == "screens.match"
+
+
+def test_what_is_not_such_a_poll_is_the_apps_to_answer(table: Table, served, client):
+    match_id = table.new_match("navawhist", NAMES)
+    version = table.sheet(match_id)["version"]
+    served.clear()
+    live = f"/matches/{match_id}/live"
+    # Not sent by htmx, another query, another address, a match that does not exist.
+    assert table.client.get(f"{live}?since={version}").status_code == 204
+    assert table.client.get(f"{live}?since={version}&x=1", headers=HTMX).status_code == 204
+    assert table.client.get(live, headers=HTMX).status_code == 200
+    assert table.client.get(f"{live}?since=-1", headers=HTMX).status_code == 200
+    missing = "/matches/AAAAAAAAAAAAAAAA/live?since=1"
+    assert table.client.get(missing, headers=HTMX).status_code == 404
+    assert table.client.get("/matches/not*an*id/live?since=1", headers=HTMX).status_code == 404
+    assert served == ["matches.live"] * 6
+
+
+def test_an_untrusted_host_gets_the_apps_refusal(app, table: Table, served):
+    match_id = table.new_match("navawhist", NAMES)
+    version = table.sheet(match_id)["version"]
+    app.config["TRUSTED_HOSTS"] = ["scores.example"]
+    poll = f"/matches/{match_id}/live?since={version}"
+    assert table.client.get(poll, headers=HTMX, base_url="http://evil.example").status_code \
+        == 400
+    served.clear()
+    assert table.client.get(poll, headers=HTMX, base_url="http://scores.example") \
+        .status_code == 204
+    assert served == []
+
+
+def test_a_phone_due_to_be_seen_is_noted_by_the_app(app, table: Table, served):
+    match_id = table.new_match("navawhist", NAMES)
+    version = table.sheet(match_id)["version"]
+    poll = f"/matches/{match_id}/live?since={version}"
+    long_ago = datetime.now(UTC) - timedelta(hours=1)
+    with table.client.session_transaction() as session:
+        session["seen"] = int(long_ago.timestamp())
+    with app.app_context():
+        db.session.execute(db.update(Membership).values(last_seen=long_ago))
+        db.session.commit()
+    served.clear()
+    assert table.client.get(poll, headers=HTMX).status_code == 204
+    assert served == ["matches.live"]
+    assert last_seen(app) > long_ago.replace(tzinfo=None) + timedelta(minutes=30)
+    # Noted now: the next polls are answered beneath the app.
+    assert table.client.get(poll, headers=HTMX).status_code == 204
+    assert served == ["matches.live"]
+    # A cookie that is not the app's own holds nothing: its phone has nothing to note.
+    table.client.set_cookie("session", "forged.cookie.value")
+    assert table.client.get(poll, headers=HTMX).status_code == 204
+    assert served == ["matches.live"]

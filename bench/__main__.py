@@ -312,11 +312,7 @@ def bench_http(app, path: Path, directory: Path) -> list[tuple[str, str, str]]:
 
 def bench_club(app, path: Path) -> list[tuple[str, str, str]]:
     """A club night: 1,000 followers polling every 4 s, 20 tables entering hands."""
-    with app.app_context():
-        matches = [add_match(table_players()[:4], []) for _ in range(TABLES)]
-        db.session.commit()
-        ids = [m.id for m in matches]
-    bids, polls = club_night(path, ids, legal_hands(4, 16, random.Random(16)))
+    bids, polls = club_night(path, legal_hands(4, 16, random.Random(16)))
     return [(f"16. A club night on one server (scorekeeper serve, 2 workers, HTTP): {FOLLOWERS} "
              f"phones following, a poll every 4 s, {TABLES} tables a tap a second, 40 s",
              f"bid p95 {ms(p95(bids))} ({len(bids)} bids), poll p95 {ms(p95(polls))} "

@@ -1,19 +1,20 @@
 """A club night on one server: 1,000 following phones and 20 tables entering hands.
 
 ``scorekeeper serve`` (the front and 2 gunicorn workers, as ``make run`` starts them) on
-loopback, plain HTTP as the phones at the table use it. In one asyncio loop, for a bounded
-time: each of 1,000 followers keeps a connection to the server and asks for the live part of
-one of the 20 matches every 4 s (with the ETag of what it holds, as a browser does); each of
-the 20 tables plays Navawhist on its own match at a brisk table's pace, a tap a second (a
-bid, or all the tricks), each tap followed by the live read its page makes. After the first
-8 s (every phone has opened its page), the time from sending each request to reading its
-whole answer is recorded: the bench reports the 95th percentile of the bids and of the
-followers' polls.
-"""
+loopback, plain HTTP as the phones at the table use it, with phones' rights as a club has
+them: each of the 20 tables' phones starts its own match, so it alone may edit it. In one
+asyncio loop, for a bounded time: each of 1,000 followers keeps a connection to the server,
+reads the live part of one of the 20 matches, then asks every 4 s whether it changed since
+the version it shows, as its page does (htmx, ``live?since=``); each table plays Navawhist
+on its match at a brisk table's pace, a tap a second (a bid, or all the tricks), each tap
+followed by the live read its page makes. After the first 8 s (every phone has opened its
+page), the time from sending each request to reading its whole answer is recorded: the
+bench reports the 95th percentile of the bids and of the followers' polls."""
 
 from __future__ import annotations
 
 import asyncio
+import gzip
 import json
 import random
 import re
@@ -23,6 +24,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from bench.served import served
+from scorekeeper.rules import GAMES
 
 FOLLOWERS = 1000
 TABLES = 20
@@ -68,28 +70,55 @@ class Phone:
         return status, answer, data
 
 
+def shown_version(answer: dict[str, str], data: bytes) -> int:
+    """The version a live part shows (its ``data-version``)."""
+    if answer.get("content-encoding") == "gzip":
+        data = gzip.decompress(data)
+    return int(re.search(rb'data-version="(\d+)"', data).group(1))
+
+
 async def follow(port: int, match_id: str, since: float, until: float,
                  polls: list[float]) -> None:
-    """A follower: the live part every 4 s, sent with the tag of what it holds."""
-    phone, tag = Phone(port), ""
-    await asyncio.sleep(random.uniform(0, POLL))  # phones do not all poll at once
+    """A follower: the live part, then every 4 s whether it changed since the version its
+    page shows."""
+    phone = Phone(port)
+    await asyncio.sleep(random.uniform(0, POLL))  # phones do not all open at once
+    status, answer, data = await phone.send("GET", f"/matches/{match_id}/live")
+    assert status == 200, status
+    version = shown_version(answer, data)
+    await asyncio.sleep(POLL)
     while time.perf_counter() < until:
         start = time.perf_counter()
-        status, answer, _ = await phone.send(
-            "GET", f"/matches/{match_id}/live", {"If-None-Match": tag} if tag else {})
+        status, answer, data = await phone.send(
+            "GET", f"/matches/{match_id}/live?since={version}", {"HX-Request": "true"})
         if start >= since:
             polls.append(time.perf_counter() - start)
-        assert status in (200, 304), status
-        tag = answer.get("etag", tag)
+        assert status in (200, 204), status
+        if status == 200:
+            version = shown_version(answer, data)
         await asyncio.sleep(POLL - (time.perf_counter() - start) % POLL)
 
 
-async def play(port: int, match_id: str, hands: list[dict], since: float, until: float,
-               bids: list[float]) -> None:
-    """A table: bids and tricks a tap a second, each followed by its page's live read."""
+async def start_match(port: int) -> tuple[Phone, str, str]:
+    """A table's phone starting its match (4 players): the phone, its CSRF token and the
+    match's id."""
     phone = Phone(port)
     _, _, page = await phone.send("GET", "/matches/new", {"Accept-Encoding": "identity"})
     token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
+    form = {"csrf_token": token, "game": "navawhist", "first_dealer": 0, "action": "start",
+            **{f"players-{n}": name for n, name in enumerate(("Anna", "Bruno", "Carla",
+                                                               "Dario"))},
+            **{f"opt_{option.key}": "y" if option.default is True else option.default
+               for option in GAMES["navawhist"].options
+               if option.default not in (False, None)}}
+    status, answer, _ = await phone.send("POST", "/matches/new", body=urlencode(form))
+    assert status == 303, status
+    return phone, token, answer["location"].rsplit("/", 1)[1]
+
+
+async def play(phone: Phone, token: str, match_id: str, hands: list[dict], since: float,
+               until: float, bids: list[float]) -> None:
+    """A table: bids and tricks a tap a second, each followed by its page's live read."""
     htmx = {"HX-Request": "true"}
     await asyncio.sleep(random.uniform(0, TAP))
     for hand in hands:
@@ -116,25 +145,25 @@ async def play(port: int, match_id: str, hands: list[dict], since: float, until:
             await asyncio.sleep(max(0.0, TAP - (time.perf_counter() - start)))
 
 
-async def night(port: int, match_ids: list[str], hands: list[dict],
+async def night(port: int, hands: list[dict],
                 seconds: float) -> tuple[list[float], list[float]]:
+    tables = await asyncio.gather(*(start_match(port) for _ in range(TABLES)))
     since = time.perf_counter() + WARM
     until = since + seconds
     bids: list[float] = []
     polls: list[float] = []
     await asyncio.gather(
-        *(play(port, match_id, hands, since, until, bids) for match_id in match_ids),
-        *(follow(port, match_ids[n % len(match_ids)], since, until, polls)
-          for n in range(FOLLOWERS)))
+        *(play(*table, hands, since, until, bids) for table in tables),
+        *(follow(port, tables[n % TABLES][2], since, until, polls) for n in range(FOLLOWERS)))
     return bids, polls
 
 
-def club_night(database: Path, match_ids: list[str], hands: list[dict],
+def club_night(database: Path, hands: list[dict],
                seconds: float = 40) -> tuple[list[float], list[float]]:
-    """The seconds each bid and each poll took, on the server over ``database`` whose
-    ``match_ids`` (4 players, empty) the tables play with ``hands``."""
+    """The seconds each bid and each poll took, on the server over ``database`` (migrated),
+    each table playing ``hands`` on a match of its own."""
     # A thousand phones hold a thousand connections, here and in the server's front.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
-    with served(database, 2, SCOREKEEPER_OPEN_EDIT="1") as server:
-        return asyncio.run(night(server.port, match_ids, hands, seconds))
+    with served(database, 2) as server:
+        return asyncio.run(night(server.port, hands, seconds))

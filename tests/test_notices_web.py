@@ -98,8 +98,10 @@ def test_a_removed_phone_s_tap_gets_the_sheet_as_a_follower_sees_it(app, table):
     assert response.headers["HX-Reswap"] == "outerHTML"
     assert text.lstrip().startswith('<div id="live"') and "<header" not in text
     assert REMOVED in text and 'name="bid"' not in text and "Undo" not in text
-    # It follows the sheet from then on, asking whether it changed.
-    assert f'hx-get="/matches/{match_id}/live?since=' in text and 'hx-trigger="every 4s"' in text
+    # It follows the sheet from then on, asking whether it changed, to be told what did.
+    poll = re.search(r'hx-get="([^"]+)" hx-trigger="every 4s"', text).group(1)
+    assert poll.startswith(f"/matches/{match_id}/live?") and "notice=1" in poll
+    assert re.search(r"since=\d+", poll)
     assert table.sheet(match_id)["next"]["info"]["bids"] == [None, 0, None, None]
     # Without htmx the refusal is the error page, as before.
     response = guest.bid(match_id, 0)

@@ -121,3 +121,25 @@ def test_a_phone_due_to_be_seen_is_noted_by_the_app(app, table: Table, served):
     table.client.set_cookie("session", "forged.cookie.value")
     assert table.client.get(poll, headers=HTMX).status_code == 204
     assert served == ["matches.live"]
+
+
+def test_a_follower_asks_since_the_version_it_shows(app, table: Table, served):
+    match_id = table.new_match("navawhist", NAMES)
+    version = table.sheet(match_id)["version"]
+    followers = [app.test_client(), app.test_client()]
+    page = followers[0].get(f"/matches/{match_id}").get_data(as_text=True)
+    poll = f"/matches/{match_id}/live?since={version}"
+    assert f'hx-get="{poll}" hx-trigger="every 4s"' in page
+    served.clear()
+    assert followers[0].get(poll, headers=HTMX).status_code == 204
+    assert served == []
+    assert table.bid(match_id, 0).status_code == 303
+    answers = [follower.get(poll, headers=HTMX) for follower in followers]
+    for answer in answers:
+        text = answer.get_data(as_text=True)
+        assert answer.status_code == 200 and text.startswith('<div id="live"')
+        assert f"since={version + 1}" in text and "notice=1" not in text
+        assert "another phone" not in text
+    # The part every follower shares: the same tag, rendered once for the version.
+    assert answers[0].headers["ETag"] == answers[1].headers["ETag"]
+    assert f"-{version + 1}-" in answers[0].headers["ETag"]

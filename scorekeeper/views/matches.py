@@ -222,19 +222,23 @@ def show(match_id: str):
 
 @bp.get("/matches/<match_id>/live")
 def live(match_id: str):
-    """The live part of the sheet, for phones that follow it; 304 while nothing changed.
+    """The live part of the sheet, for phones that follow it.
 
-    A phone that may edit asks with ``since`` (the version its page shows): 204 while the
-    sheet is the same, else the live sheet saying which hand another phone saved.
+    A page asks with ``since`` (the version it shows): 204 while the sheet is the same
+    (given beneath the app, web/polls.py), else the live sheet; a phone that may edit, or a
+    follower's page showing a notice (``notice``), gets it saying which hand another phone
+    saved, any other follower the part every follower shares. Asked without ``since``, the
+    shared part has an ETag: 304 while nothing changed.
     """
     version = match_version(match_id)
     since = request.args.get("since", type=int)
-    if since is not None:
-        if since >= version:
-            return "", 204, {"Cache-Control": "no-cache"}
+    if since is not None and since >= version:
+        return "", 204, {"Cache-Control": "no-cache"}
+    editor = can_edit(match_id)
+    if since is not None and (editor or request.args.get("notice")):
         match = get_match(match_id)
         return render_sheet(match, notice=elsewhere_notice(match))
-    etag = f"{match_id}-{version}-{get_locale()}-{int(can_edit(match_id))}"
+    etag = f"{match_id}-{version}-{get_locale()}-{int(editor)}"
     # A compressed response carried the same tag with "-gz" (see assets.finish).
     if request.if_none_match.contains_weak(etag) or \
             request.if_none_match.contains_weak(f"{etag}-gz"):

@@ -1,10 +1,11 @@
 """A poll that finds its sheet unchanged, answered beneath the app.
 
-Every phone entering hands asks every few seconds whether another phone changed the sheet
-(``GET /matches/<id>/live?since=N``, N the version its page shows), and so does every table
-screen (``/matches/<id>/screen?since=N``). Nearly always nothing changed, and the answer is
-an empty 204. That answer needs one small query, not a request's whole way through Flask
-(its hooks, its session, its language): this layer gives it before the app is called.
+Every phone on a sheet, following it or entering hands, asks every few seconds whether
+the sheet changed (``GET /matches/<id>/live?since=N``, N the version its page shows), and
+so does every table screen (``/matches/<id>/screen?since=N``). Nearly always nothing
+changed, and the answer is an empty 204. That answer needs one small query, not a
+request's whole way through Flask (its hooks, its session, its language): this layer
+gives it before the app is called.
 
 Anything else goes on to the app, which answers it as before: a sheet that changed, a
 phone due to be noted as seen (``access.seen_due``), a host the app does not trust, a match

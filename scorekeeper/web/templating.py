@@ -7,8 +7,11 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+import jinja2
 from flask import Flask, has_request_context, request, url_for
 from flask_babel import format_decimal, get_locale
+from jinja2.environment import TemplateModule
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from ..engine.cache import cache
@@ -120,6 +123,18 @@ FILTERS: Mapping[str, Any] = {"decimal": decimal, "name_key": name_key, "number"
                               "seat_names": seat_names, "signed": signed_text}
 
 
+class Template(jinja2.Template):
+    """A template whose ``{% import %}`` and ``{% from %}`` reuse its module when the
+    importing template has no globals of its own, as Jinja does, but tell that by one set
+    operation instead of a lookup of every global in the template's chained globals (about
+    30 µs each import, and a sheet imports several)."""
+
+    def _get_default_module(self, ctx: Context | None = None) -> TemplateModule:
+        if ctx is not None and not ctx.globals_keys.difference(self.globals):
+            ctx = None
+        return super()._get_default_module(ctx)
+
+
 def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:
     """The templates of ``app``: indented for people but sent without the indentation,
     compiled once between starts, with every global and filter. Called after CSRFProtect
@@ -128,6 +143,7 @@ def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:
 
     from jinja2 import FileSystemBytecodeCache
 
+    app.jinja_env.template_class = Template
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     # Compiled templates are kept between starts: a new worker renders its first page sooner.

@@ -140,6 +140,8 @@ def test_a_follower_asks_since_the_version_it_shows(app, table: Table, served):
         assert answer.status_code == 200 and text.startswith('<div id="live"')
         assert f"since={version + 1}" in text and "notice=1" not in text
         assert "another phone" not in text
-    # The part every follower shares: the same tag, rendered once for the version.
+    # The part every follower shares: the same tag, rendered once for the version; it holds
+    # no form, so a follower that has no session is given none.
     assert answers[0].headers["ETag"] == answers[1].headers["ETag"]
+    assert "Set-Cookie" not in answers[1].headers
     assert f"-{version + 1}-" in answers[0].headers["ETag"]

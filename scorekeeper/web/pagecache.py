@@ -67,8 +67,10 @@ class SharedPage:
         return b"".join(chunks)
 
     def response(self) -> Response:
-        """This page for the browser asking, with its token, compressed when it accepts it."""
-        token = generate_csrf().encode()
+        """This page for the browser asking, with its token (only where the page holds one:
+        a follower's live part has no form, and the browser is given no session for it),
+        compressed when it accepts it."""
+        token = generate_csrf().encode() if len(self.parts) > 1 else b""
         if "gzip" in request.headers.get("Accept-Encoding", ""):
             response = Response(self.gzipped(token), self.status, mimetype="text/html")
             response.headers["Content-Encoding"] = "gzip"

@@ -78,13 +78,15 @@ def test_what_is_not_such_a_poll_is_the_apps_to_answer(table: Table, served, cli
     live = f"/matches/{match_id}/live"
     # Not sent by htmx, another query, another address, a match that does not exist.
     assert table.client.get(f"{live}?since={version}").status_code == 204
+    assert table.client.get(f"{live}?since={version}", headers={"HX-Request": "false"}) \
+        .status_code == 204
     assert table.client.get(f"{live}?since={version}&x=1", headers=HTMX).status_code == 204
     assert table.client.get(live, headers=HTMX).status_code == 200
     assert table.client.get(f"{live}?since=-1", headers=HTMX).status_code == 200
     missing = "/matches/AAAAAAAAAAAAAAAA/live?since=1"
     assert table.client.get(missing, headers=HTMX).status_code == 404
     assert table.client.get("/matches/not*an*id/live?since=1", headers=HTMX).status_code == 404
-    assert served == ["matches.live"] * 6
+    assert served == ["matches.live"] * 7
 
 
 def test_an_untrusted_host_gets_the_apps_refusal(app, table: Table, served):

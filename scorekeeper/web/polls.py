@@ -42,7 +42,7 @@ def answer_unchanged_polls(app: Flask) -> None:
     inner = app.wsgi_app
 
     def serve(environ: dict[str, Any], start_response: Callable) -> Iterable[bytes]:
-        if environ.get("REQUEST_METHOD") == "GET" and environ.get("HTTP_HX_REQUEST"):
+        if environ.get("REQUEST_METHOD") == "GET" and environ.get("HTTP_HX_REQUEST") == "true":
             with app.app_context():
                 headers = _unchanged(app, environ)
             if headers is not None:

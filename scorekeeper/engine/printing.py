@@ -88,13 +88,25 @@ class PrintedRow:
     note: str = ""
 
 
+# The figures of a printed row are one line of a monospaced font, each column a field of
+# the same number of characters. The line's font is as large as ``LARGEST_PT`` or as the
+# width ``FIGURES_MM`` allows (an A4 page less its margins, see static/css/print.css, and
+# the leading columns), portrait or landscape; ``MONO_EM`` is a character's width in em.
+FIGURES_MM = {False: 145.0, True: 225.0}
+LARGEST_PT = 8.5
+MONO_EM = 0.602
+NAME_FIELD = 9  # the narrowest field, in characters: the room of a player's name above it
+WIDEST_NAME = 16  # a field widened for its heading is at most this wide
+
+
 @dataclass(frozen=True)
 class PrintedSheet:
     """The table of a printed match: its headings, played rows and blank rows to fill in.
 
     Each column's cell holds the hand's detail, its points and the running total as one line
-    of aligned figures (``legend`` names them): a paper sheet of a hundred games stays a few
-    thousand boxes for the PDF renderer, not three times as many.
+    of aligned figures (``legend`` names them), and a row's cells are one line of text
+    (:meth:`line`): for the PDF renderer a paper sheet of two hundred games is a few
+    hundred boxes, not a box per cell.
     """
 
     lead: tuple[tuple[str, str], ...]  # heading and kind (num, name, word) of leading cells
@@ -102,6 +114,16 @@ class PrintedSheet:
     rows: tuple[PrintedRow, ...]
     blank: tuple[PrintedRow, ...]
     omitted: int = 0  # rows of the match before the first one printed
+    field: int = NAME_FIELD  # characters of each column's field in a line
+    size: float = LARGEST_PT  # the font size of the lines, in points
+
+    def line(self, cells: Sequence[str]) -> str:
+        """The cells as one line of fields, each right-aligned with a space either side.
+
+        >>> PrintedSheet((), "", (), (), field=6).line(["12", "−3"])
+        '   12    −3 '
+        """
+        return "".join(f" {cell:>{self.field - 2}} " for cell in cells)
 
 
 def number_text(value: Any) -> str:
@@ -163,7 +185,17 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
         blank = [PrintedRow(n, lead_cells(n, None, dealer), empty)
                  for n, dealer in rows_left(sheet)]
     legend = _("Each cell: %(parts)s.", parts=", ".join(_(word) for word in sub if word))
-    return PrintedSheet(tuple(lead), legend, rows, tuple(blank), len(sheet.rows) - len(shown))
+    # As wide as the widest figures, and as the longest heading (a side's names) up to
+    # WIDEST_NAME characters: a longer one wraps in its box.
+    headings = [len(" + ".join(names[seat] for seat in column)) for column in sheet.columns]
+    field = max([NAME_FIELD - 2, min(max(headings), WIDEST_NAME - 2)]
+                + [len(cell) for row in rows for cell in row.cells]
+                + [len(number_text(total)) for total in sheet.totals]) + 2
+    characters = field * len(sheet.columns)
+    size = min(LARGEST_PT, FIGURES_MM[len(names) > PORTRAIT_COLUMNS]
+               / (characters * MONO_EM * 25.4 / 72))
+    return PrintedSheet(tuple(lead), legend, rows, tuple(blank), len(sheet.rows) - len(shown),
+                        field, int(size * 10) / 10)
 
 
 def _slug(text: str, length: int = 12) -> str:

@@ -56,7 +56,6 @@ def defaults(instance: Path) -> dict[str, Any]:
         PROXIES=int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0),
         # Served by scorekeeper serve, behind its front (scorekeeper.front): one proxy more.
         FRONT=_flag("SCOREKEEPER_FRONT"),
-        SQLALCHEMY_ENGINE_OPTIONS={"pool_pre_ping": True},
         BABEL_DEFAULT_LOCALE="en",
         LANGUAGES=("en", "it"),
         SESSION_COOKIE_SAMESITE="Lax",
@@ -100,7 +99,12 @@ def configure(app: Flask, test_config: dict[str, Any] | None) -> None:
         app.config.from_mapping(test_config)
     if not app.config.get("SECRET_KEY"):
         app.config["SECRET_KEY"] = _secret_key(instance)
-    app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    url = app.config["SQLALCHEMY_DATABASE_URI"] = database_url(
+        app.config["SQLALCHEMY_DATABASE_URI"])
+    # A database server may drop a pooled connection (a restart): test each before use. A
+    # SQLite file never does: no test query there, on every request and poll.
+    app.config.setdefault("SQLALCHEMY_ENGINE_OPTIONS", {}).setdefault(
+        "pool_pre_ping", not url.startswith("sqlite"))
     proxies = app.config["PROXIES"] + bool(app.config["FRONT"])
     if proxies:
         from werkzeug.middleware.proxy_fix import ProxyFix

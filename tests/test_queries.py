@@ -54,3 +54,16 @@ def test_home_queries_do_not_grow_with_matches(app, table, client):
     for players in range(2, 11):
         play(table, players, 3)
     assert queries_for(app, client, "/") == few
+
+
+def test_a_sheet_page_unchanged_since_it_was_served_costs_one_query(app, table, client):
+    """Its version and this phone's right to edit it, asked together; the page itself is
+    kept for that version. A follower without a device asks only the version."""
+    match_id = play(table, 4, 2)
+    follower = app.test_client()
+    for phone, editor in ((client, True), (follower, False)):
+        assert phone.get(f"/matches/{match_id}").status_code == 200
+        with counting(app) as queries:
+            page = phone.get(f"/matches/{match_id}").get_data(as_text=True)
+        assert len(queries) == 1, queries
+        assert ('id="entry"' in page) is editor

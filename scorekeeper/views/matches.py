@@ -28,7 +28,7 @@ from ..engine.printing import download_name
 from ..models import NAME_LENGTH, Change, Match, Seat, clean_name
 from ..rules import GAMES, RuleError
 from ..web import pagecache
-from ..web.access import can_edit, is_member
+from ..web.access import can_edit, is_member, version_with_right
 from ..web.forms import StepForm, match_form
 from ..web.games import spec_of
 from ..web.i18n import rule_message
@@ -200,7 +200,7 @@ def show(match_id: str):
     for its version (with its own CSRF token put in): one query for the version instead of
     loading the match.
     """
-    version = match_version(match_id)
+    version = version_with_right(match_id)
     saved = request.args.get("saved", type=int)
 
     def page():

@@ -34,7 +34,7 @@ from ..models import (
     TournamentTable,
     _now,
 )
-from .pages import get_match, is_htmx, over_live, render_sheet
+from .pages import get_match, is_htmx, match_version, over_live, render_sheet
 
 DEVICE_KEY = "device"
 LEGACY_KEY = "edit"  # what older cookies carried: the ids of the matches they could edit
@@ -113,12 +113,18 @@ _CLOSED = exists().where(
     TournamentTable.match_id == bindparam("match"),
     TournamentRound.tournament_id == TournamentTable.tournament_id,
     TournamentRound.number == TournamentTable.round, TournamentRound.closed)
-_OPEN_EDITABLE = select(~_CLOSED)
-_EDITABLE = select(or_(exists().where(
+_RIGHT = or_(exists().where(
     Match.id == bindparam("match"), Membership.table_id == Match.table_id,
     Membership.device_id == Device.id, Device.token == bindparam("token")), exists().where(
     MatchKeeper.match_id == bindparam("match"), MatchKeeper.device_id == Device.id,
-    Device.token == bindparam("token"))) & ~_CLOSED)
+    Device.token == bindparam("token"))) & ~_CLOSED
+_OPEN_EDITABLE = select(~_CLOSED)
+_EDITABLE = select(_RIGHT)
+# The match's version with the same answer, for a page that asks both.
+_VERSIONS = {"open": select(Match.__table__.c.version, ~_CLOSED).where(
+                 Match.__table__.c.id == bindparam("match")),
+             "token": select(Match.__table__.c.version, _RIGHT.self_group()).where(
+                 Match.__table__.c.id == bindparam("match"))}
 
 
 def can_edit(match_id: str) -> bool:
@@ -135,6 +141,23 @@ def can_edit(match_id: str) -> bool:
                 _EDITABLE, {"match": match_id, "token": token})
         known[match_id] = bool(allowed)
     return known[match_id]
+
+
+def version_with_right(match_id: str) -> int:
+    """The version of the match with this id, asking with it (in the same query) whether this
+    phone may change the match, which :func:`can_edit` then knows; raises 404 when there is
+    no such match. What a sheet page asks before serving what it keeps for that version."""
+    token = device_token()
+    if not open_edit() and token is None:
+        version = match_version(match_id)
+        g.setdefault("editable", {})[match_id] = False
+        return version
+    found = db.session.connection().execute(
+        _VERSIONS["open" if open_edit() else "token"], {"match": match_id, "token": token}).first()
+    if found is None:
+        abort(404, _("There is no such match."))
+    g.setdefault("editable", {})[match_id] = bool(found[1])
+    return found[0]
 
 
 def closed_round(match_id: str) -> int | None:

@@ -51,8 +51,7 @@ def cache_policy(response: Response) -> None:
     elif request.endpoint in NO_STORE:
         response.headers["Cache-Control"] = "no-store"
     elif "Cache-Control" not in response.headers:
-        response.cache_control.private = True
-        response.cache_control.no_cache = True
+        response.headers["Cache-Control"] = "private, no-cache"
 
 
 def finish(response: Response) -> Response:

@@ -13,7 +13,7 @@ from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_ngettext as _ln
 from flask_wtf import FlaskForm
-from flask_wtf.csrf import CSRFProtect
+from flask_wtf.csrf import CSRFProtect, _FlaskFormCSRF
 from wtforms import (
     BooleanField,
     FieldList,
@@ -38,6 +38,7 @@ from ..models import (
 )
 from ..rules import Game
 from ..rules.cards import SUITS
+from .pagecache import signed_token
 
 csrf = CSRFProtect()
 MAX_INT = 2**31 - 1  # what every database stores in an integer column
@@ -80,10 +81,19 @@ def _wtforms_messages(locale: str) -> Translations:
     return Translations.load(messages_path(), [locale], domain="wtforms")
 
 
+class _SignedOnce(_FlaskFormCSRF):
+    """A form's CSRF token as every page's: signed once a second per browser."""
+
+    def generate_csrf_token(self, csrf_token_field: Any) -> str:
+        return signed_token()
+
+
 class Form(FlaskForm):
     """Every form of the site: WTForms' messages in the user's language."""
 
     class Meta:
+        csrf_class = _SignedOnce
+
         def get_translations(self, form: Any) -> Translations:
             return _wtforms_messages(str(get_locale()))
 

@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import secrets
 import struct
+import time
 import zlib
 from collections.abc import Callable
 
-from flask import Response, g, request
+from flask import Response, current_app, g, request, session
 from flask_wtf.csrf import generate_csrf
 
 # Where the token goes while a shared page is rendered; random, so no name can spell it.
@@ -70,7 +71,7 @@ class SharedPage:
         """This page for the browser asking, with its token (only where the page holds one:
         a follower's live part has no form, and the browser is given no session for it),
         compressed when it accepts it."""
-        token = generate_csrf().encode() if len(self.parts) > 1 else b""
+        token = signed_token().encode() if len(self.parts) > 1 else b""
         if "gzip" in request.headers.get("Accept-Encoding", ""):
             response = Response(self.gzipped(token), self.status, mimetype="text/html")
             response.headers["Content-Encoding"] = "gzip"
@@ -89,6 +90,30 @@ def shared(render: Callable[[], tuple[str, int]]) -> SharedPage:
     return SharedPage(html, status)
 
 
+def signed_token() -> str:
+    """This browser's CSRF token, as Flask-WTF's ``generate_csrf`` signs it, signed once a
+    second per browser: the signature holds the time in whole seconds, so every token a
+    browser is given within a second is the same string, and a page served a tap later
+    reuses it instead of signing again."""
+    field = current_app.config["WTF_CSRF_FIELD_NAME"]
+    secret = session.get(field)
+    if secret is None or field in g:
+        return generate_csrf()
+    signed = current_app.extensions.setdefault("scorekeeper.signed_tokens", {})
+    key = (secret, int(time.time()))
+    token = signed.get(key)
+    if token is None:
+        if len(signed) >= SIGNED_TOKENS:
+            signed.clear()
+        token = signed[key] = generate_csrf()
+    else:
+        setattr(g, field, token)  # where generate_csrf keeps it for the rest of the request
+    return token
+
+
+SIGNED_TOKENS = 1024  # browsers' tokens of the current seconds kept at most
+
+
 def csrf_token() -> str:
     """The template's ``csrf_token()``: the marker while a shared page is rendered."""
-    return MARK if g.get("shared_page") else generate_csrf()
+    return MARK if g.get("shared_page") else signed_token()

@@ -20,7 +20,6 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from flask import Flask
-from itsdangerous import BadSignature
 from sqlalchemy.exc import SQLAlchemyError
 from werkzeug.exceptions import SecurityError
 from werkzeug.http import parse_cookie
@@ -82,11 +81,4 @@ def _cookie(app: Flask, environ: dict[str, Any]) -> dict[str, Any]:
     """What this request's session cookie holds, read as Flask reads it (nothing when it is
     missing, forged or expired)."""
     value = parse_cookie(environ).get(app.config["SESSION_COOKIE_NAME"])
-    serializer = app.session_interface.get_signing_serializer(app)  # type: ignore[attr-defined]
-    if not value or serializer is None:
-        return {}
-    try:
-        return serializer.loads(value, max_age=int(
-            app.permanent_session_lifetime.total_seconds()))
-    except BadSignature:
-        return {}
+    return app.session_interface.read(app, value)  # type: ignore[attr-defined]

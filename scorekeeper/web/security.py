@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import copy
+import time
 from collections.abc import Callable
 from typing import Any
 
-from flask import Flask, Response, abort, current_app, has_request_context, request
-from flask.sessions import SecureCookieSessionInterface
+from flask import Flask, Request, Response, abort, current_app, has_request_context, request
+from flask.sessions import SecureCookieSession, SecureCookieSessionInterface
 from flask_babel import gettext as _
+from itsdangerous import BadSignature
 from werkzeug.datastructures import MultiDict
 
 from ..models import MATCH_ID
@@ -87,9 +90,43 @@ def hsts_age() -> int:
     return 86_400 if current_app.config["SERVES_HTTPS"] else 31_536_000
 
 
+READ_COOKIES = 4096  # session cookies whose signature was checked, kept at most
+
+
 class SessionInterface(SecureCookieSessionInterface):
     """The session cookie, marked Secure when it is set over HTTPS (or always, with
-    SESSION_COOKIE_SECURE)."""
+    SESSION_COOKIE_SECURE), and each cookie's signature checked once: a phone sends the
+    same cookie with every tap, page and poll."""
+
+    def __init__(self) -> None:
+        self._read: dict[tuple[Any, str], tuple[dict[str, Any], int]] = {}
+
+    def read(self, app: Flask, value: str | None) -> dict[str, Any]:
+        """What the session cookie ``value`` holds, as Flask reads it: nothing when it is
+        missing, forged or expired. A cookie seen before is not checked again, only its
+        age (the time it was signed is kept with it)."""
+        if not value or not app.secret_key:
+            return {}
+        max_age = int(app.permanent_session_lifetime.total_seconds())
+        key = (app.secret_key, value)
+        known = self._read.get(key)
+        if known is None:
+            try:
+                data, signed = self.get_signing_serializer(app).loads(  # type: ignore[union-attr]
+                    value, max_age=max_age, return_timestamp=True)
+            except BadSignature:
+                return {}
+            if len(self._read) >= READ_COOKIES:
+                self._read.clear()
+            known = self._read[key] = (data, int(signed.timestamp()))
+        elif not 0 <= int(time.time()) - known[1] <= max_age:  # as itsdangerous tells it
+            return {}
+        return copy.deepcopy(known[0])
+
+    def open_session(self, app: Flask, request: Request) -> SecureCookieSession | None:
+        if not app.secret_key:
+            return None
+        return self.session_class(self.read(app, request.cookies.get(self.get_cookie_name(app))))
 
     def get_cookie_secure(self, app: Flask) -> bool:
         return bool(super().get_cookie_secure(app) or (has_request_context()

@@ -126,3 +126,42 @@ def test_weasyprint_is_never_imported_by_the_app_process(tmp_path):
     result = subprocess.run([sys.executable, "-c", LAZY_CHECK, str(tmp_path / "lazy.db")],
                             capture_output=True, text=True, timeout=120, check=True)
     assert "before False" in result.stdout and "after False" in result.stdout
+
+
+@pytest.mark.parametrize(("players", "names"), [(4, NAMES[:4]), (10, NAMES),
+                                                (3, ["Anna", "Bruno", "Massimiliano Terzi"])])
+def test_a_printed_row_is_one_line_of_fields_that_fits_its_page(app, table, players, names):
+    """Every row's figures, and the totals, are fields of one width: as wide as the widest
+    figures and the heading (up to WIDEST_NAME); the font as large as the page allows."""
+    from scorekeeper.db import db
+    from scorekeeper.engine.printing import (
+        FIGURES_MM,
+        LARGEST_PT,
+        MONO_EM,
+        PORTRAIT_COLUMNS,
+        WIDEST_NAME,
+        printed_sheet,
+    )
+    from scorekeeper.engine.sheets import compute_sheet
+    from scorekeeper.models import Match
+    from scorekeeper.web.games import spec_of
+
+    rng = random.Random(3)
+    match_id = table.new_match("navawhist", names)
+    for index, cards in enumerate(navawhist.deal_schedule(players)[:12]):
+        table.play_navawhist(match_id, *legal_hand(rng, cards, players, index % players))
+    with app.test_request_context():
+        match = db.session.get(Match, match_id)
+        sheet = compute_sheet(match)
+        printed = printed_sheet(match, sheet, match.names, spec_of("navawhist").printing)
+    lines = [printed.line(row.cells) for row in printed.rows]
+    assert {len(line) for line in lines} == {printed.field * players}
+    for line in lines:  # each cell right-aligned in its field, a space either side
+        fields = [line[i:i + printed.field] for i in range(0, len(line), printed.field)]
+        assert all(f[0] == " " and f[-1] == " " and f[-2] != " " for f in fields if f.strip())
+    widest = max(len(cell) for row in printed.rows for cell in row.cells)
+    heading = max(len(name) for name in names)
+    assert printed.field == max(widest, min(heading, WIDEST_NAME - 2), 7) + 2
+    width_mm = printed.field * players * MONO_EM * printed.size * 25.4 / 72
+    assert width_mm <= FIGURES_MM[players > PORTRAIT_COLUMNS]
+    assert printed.size == LARGEST_PT or width_mm > 0.97 * FIGURES_MM[players > PORTRAIT_COLUMNS]

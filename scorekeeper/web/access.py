@@ -34,7 +34,7 @@ from ..models import (
     TournamentTable,
     _now,
 )
-from .pages import get_match, is_htmx, match_version, over_live, render_sheet
+from .pages import VERSION, get_match, is_htmx, over_live, render_sheet
 
 DEVICE_KEY = "device"
 LEGACY_KEY = "edit"  # what older cookies carried: the ids of the matches they could edit
@@ -146,17 +146,19 @@ def can_edit(match_id: str) -> bool:
 def version_with_right(match_id: str) -> int:
     """The version of the match with this id, asking with it (in the same query) whether this
     phone may change the match, which :func:`can_edit` then knows; raises 404 when there is
-    no such match. What a sheet page asks before serving what it keeps for that version."""
+    no such match. What a sheet page asks before serving what it keeps for that version: on
+    a connection of its own, so that a page served from what is kept opens no session."""
     token = device_token()
     if not open_edit() and token is None:
-        version = match_version(match_id)
-        g.setdefault("editable", {})[match_id] = False
-        return version
-    found = db.session.connection().execute(
-        _VERSIONS["open" if open_edit() else "token"], {"match": match_id, "token": token}).first()
+        statement, params = VERSION, {"id": match_id}
+    else:
+        statement = _VERSIONS["open" if open_edit() else "token"]
+        params = {"match": match_id, "token": token}
+    with db.engine.connect() as connection:
+        found = connection.execute(statement, params).first()
     if found is None:
         abort(404, _("There is no such match."))
-    g.setdefault("editable", {})[match_id] = bool(found[1])
+    g.setdefault("editable", {})[match_id] = len(found) > 1 and bool(found[1])
     return found[0]
 
 

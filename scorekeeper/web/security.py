@@ -62,16 +62,21 @@ WORKERS = ("site.worker",)
 def secure_headers(response: Response) -> Response:
     """Add the Content-Security-Policy and its companions to every document, and nosniff to
     every response (a stylesheet or script needs no policy: the headers stay short)."""
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    headers = response.headers
+    wanted = [("X-Content-Type-Options", "nosniff")]
     if response.mimetype in DOCUMENTS or request.endpoint in WORKERS:
-        response.headers.setdefault("Content-Security-Policy", CSP)
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
+        wanted += DOCUMENT_HEADERS
     if request.endpoint == "static":
-        response.headers.pop("Content-Disposition", None)
+        headers.pop("Content-Disposition", None)
     if request.is_secure:
-        response.headers.setdefault("Strict-Transport-Security", f"max-age={hsts_age()}")
+        wanted.append(("Strict-Transport-Security", f"max-age={hsts_age()}"))
+    present = {key.lower() for key, _value in headers}
+    headers.extend([(key, value) for key, value in wanted if key.lower() not in present])
     return response
+
+
+DOCUMENT_HEADERS = [("Content-Security-Policy", CSP), ("Referrer-Policy", "same-origin"),
+                    ("X-Frame-Options", "DENY")]
 
 
 def unchanged_headers(secure: bool) -> list[tuple[str, str]]:

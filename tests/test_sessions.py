@@ -16,19 +16,25 @@ from scorekeeper.web import pagecache, security
 TOKEN = re.compile(r'name="csrf_token" value="([^"]+)"')
 
 
+def spy(monkeypatch, method: str, salt: bytes) -> list[str]:
+    """The values the serializers of ``salt`` were given to ``method`` (loads: checked,
+    dumps: signed), in order."""
+    seen: list[str] = []
+    original = getattr(URLSafeTimedSerializer, method)
+
+    def spied(self, value, *args, **kwargs):
+        if self.salt == salt:
+            seen.append(value)
+        return original(self, value, *args, **kwargs)
+
+    monkeypatch.setattr(URLSafeTimedSerializer, method, spied)
+    return seen
+
+
 @pytest.fixture
 def checks(app, monkeypatch) -> list[str]:
     """The session cookies whose signature the app checked, in order."""
-    checked: list[str] = []
-    original = URLSafeTimedSerializer.loads
-
-    def loads(self, value, *args, **kwargs):
-        if self.salt == b"cookie-session":
-            checked.append(value)
-        return original(self, value, *args, **kwargs)
-
-    monkeypatch.setattr(URLSafeTimedSerializer, "loads", loads)
-    return checked
+    return spy(monkeypatch, "loads", b"cookie-session")
 
 
 def cookie(client, app) -> str:
@@ -85,15 +91,7 @@ def test_what_a_request_changes_in_its_session_is_not_what_the_next_reads(app):
 
 def test_a_browser_gets_one_signed_token_a_second_and_it_is_accepted(app, client,
                                                                      monkeypatch):
-    signed: list[str] = []
-    original = URLSafeTimedSerializer.dumps
-
-    def dumps(self, value, *args, **kwargs):
-        if self.salt == b"wtf-csrf-token":
-            signed.append(value)
-        return original(self, value, *args, **kwargs)
-
-    monkeypatch.setattr(URLSafeTimedSerializer, "dumps", dumps)
+    signed = spy(monkeypatch, "dumps", b"wtf-csrf-token")
     second = [1_900_000_000.0]
     monkeypatch.setattr(pagecache.time, "time", lambda: second[0])
     client.get("/matches/new")  # the session's secret is made

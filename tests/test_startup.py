@@ -60,3 +60,27 @@ def test_the_home_lists_indexes_keep_their_order(app):
                 "('ix_matches_home', 'ix_matches_table')")).scalars()
         definitions = sorted(sql)
     assert len(definitions) == 2 and all("updated_at DESC" in d for d in definitions)
+
+
+FREEZE = textwrap.dedent("""
+    import gc
+    import sys
+
+    from scorekeeper import create_app
+
+    create_app({"TESTING": sys.argv[2] == "testing", "SECRET_KEY": "t",
+                "SQLALCHEMY_DATABASE_URI": sys.argv[1]})
+    print(gc.get_freeze_count())
+""")
+
+
+def test_a_served_app_is_left_out_of_the_full_collections_and_a_tested_one_is_not(tmp_path):
+    """What a worker builds before its first request lives as long as it does: the garbage
+    collector does not walk it again. The tests build an app each, and keep collecting."""
+    url = f"sqlite:///{tmp_path / 'gc.db'}"
+    frozen = {mode: int(subprocess.run([sys.executable, "-c", FREEZE, url, mode],
+                                       capture_output=True, text=True, timeout=120,
+                                       check=True).stdout)
+              for mode in ("served", "testing")}
+    assert frozen["served"] > 20_000
+    assert frozen["testing"] == 0

@@ -32,3 +32,20 @@ def test_an_imported_template_is_built_once_unless_the_importer_has_globals(monk
     own = environment.get_template("own.html", globals={"mark": "!"})
     assert [own.render(), own.render()] == ["6!", "6!"]
     assert built == ["_twice.html"] * 3
+
+
+def test_a_word_said_without_variables_is_translated_once_per_language(app):
+    """The templates' ``_()`` keeps the Markup of a word without variables for each language:
+    the language in force still decides, ``%%`` is still a percent sign, and a word with
+    variables is formatted each time."""
+    from flask_babel import force_locale
+
+    say = app.jinja_env.globals["_"]
+    with app.test_request_context("/", headers={"Accept-Language": "it"}):
+        italian = say("Dealer")
+        assert italian == "Mazziere" and say("Dealer") is italian
+        assert say("95%% interval") == "Intervallo al 95%"
+        with force_locale("en"):
+            assert say("Dealer") == "Dealer"
+            assert say("Bid of %(name)s", name="<Ugo>") == "Bid of &lt;Ugo&gt;"
+        assert say("Dealer") is italian

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 from urllib.parse import urlsplit
+from weakref import WeakKeyDictionary
 
 from flask import Flask, current_app, g, request, url_for
 from flask_babel import Babel, get_locale, get_translations, gettext
@@ -41,19 +42,33 @@ def translations():
     """Flask-Babel's translations for the language in force, looked up once a request and
     language (``force_locale`` changes the language, and so the entry): a page calls them
     for every word it says."""
-    space = g.get("_flask_babel")
-    memo = g.get("_translations")
-    if memo is not None and memo[0] is getattr(space, "babel_locale", None):
+    space = vars(g._get_current_object())
+    memo = space.get("_translations")
+    if memo is not None and memo[0] is getattr(space.get("_flask_babel"), "babel_locale", None):
         return memo[1]
     found = get_translations()
     g._translations = (get_locale() and g._flask_babel.babel_locale, found)
     return found
 
 
+# The words a template says without variables, once translated: {translations: {word: Markup}}.
+_SAID: WeakKeyDictionary[Any, dict[str, Markup]] = WeakKeyDictionary()
+
+
 def _template_gettext(string: str, **variables: Any) -> Markup:
     """A template's ``_()`` and ``gettext()``: as Jinja's own (new style, autoescaped) for
-    what they return, without its two layers of calls through the template's context."""
-    return Markup(translations().ugettext(string)) % variables
+    what they return, without its two layers of calls through the template's context; a
+    word without variables is translated once per language."""
+    found = translations()
+    if variables:
+        return Markup(found.ugettext(string)) % variables
+    said = _SAID.get(found)
+    if said is None:
+        said = _SAID[found] = {}
+    word = said.get(string)
+    if word is None:
+        word = said[string] = Markup(found.ugettext(string)) % {}
+    return word
 
 
 def _template_ngettext(singular: str, plural: str, num: int, **variables: Any) -> Markup:

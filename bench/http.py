@@ -24,9 +24,15 @@ TICK = os.sysconf("SC_CLK_TCK")
 
 
 def cpu_seconds(pid: int) -> float:
-    """User and system CPU seconds process ``pid`` has used."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / TICK
+    """The CPU seconds process ``pid`` has used: the time its main thread (a sync worker's,
+    which serves every request) ran, in nanoseconds (``/proc/<pid>/schedstat``), else the
+    process's user and system time in clock ticks (a hundredth of a second: several
+    requests' worth, which only many requests average out)."""
+    try:
+        return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0]) / 1e9
+    except (OSError, ValueError, IndexError):
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / TICK
 
 
 @contextmanager
@@ -91,14 +97,6 @@ class Client:
         status, data = self.send("GET", path, headers={"Accept-Encoding": "identity"})
         assert status == 200, (path, status)
         return json.loads(data)
-
-
-def cpu_per(pid: int, runs: list) -> float:
-    """CPU seconds of the worker per call of each of ``runs`` (callables)."""
-    before = cpu_seconds(pid)
-    for run in runs:
-        run()
-    return (cpu_seconds(pid) - before) / len(runs)
 
 
 def taps(database: Path, directory: Path, match_ids: list[str],

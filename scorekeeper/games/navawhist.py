@@ -33,6 +33,7 @@ from ..web.pages import (
 bp = Blueprint("navawhist", __name__)
 EDIT = "hands/correct.html"
 BID = "games/navawhist/_bid.html"
+SAVED = "games/navawhist/_saved.html"
 TRICKS = "games/navawhist/_tricks.html"
 
 # How the history says a hand.
@@ -118,12 +119,14 @@ def tricks(match_id: str):
         data["trump"] = form.trump.data or None
         if preview:
             return _preview(match, sheet, form, data)
-        save_hand(match, form.number.data, data, expected=form.version.data)
+        sheet = save_hand(match, form.number.data, data, expected=form.version.data)
     except Conflict as error:  # whether it saved or previewed: the whole sheet is new
         return refusal_over_live(match, error, form=form, chosen=chosen)
     except RuleError as error:
         return answer_refusal(match, error, at=seat_at(error), form=form, chosen=chosen)
-    return after_change(match, saved=form.number.data)
+    # The match going on, the page keeps its sheet but for what the save changed; a match
+    # that ended is shown whole, with its ranking.
+    return after_change(match, saved=form.number.data, turn=None if sheet.finished else SAVED)
 
 
 def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, Any]):

@@ -8,7 +8,7 @@ from weakref import WeakKeyDictionary
 
 from flask import Flask, current_app, g, request, url_for
 from flask_babel import Babel, get_locale, get_translations, gettext
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..rules import RuleError
 
@@ -61,7 +61,7 @@ def _template_gettext(string: str, **variables: Any) -> Markup:
     word without variables is translated once per language."""
     found = translations()
     if variables:
-        return Markup(found.ugettext(string)) % variables
+        return _filled(found.ugettext(string), variables)
     said = _SAID.get(found)
     if said is None:
         said = _SAID[found] = {}
@@ -74,7 +74,15 @@ def _template_gettext(string: str, **variables: Any) -> Markup:
 def _template_ngettext(singular: str, plural: str, num: int, **variables: Any) -> Markup:
     """A template's ``ngettext()``, as Jinja's own (``num`` is a variable too)."""
     variables.setdefault("num", num)
-    return Markup(translations().ungettext(singular, plural, num)) % variables
+    return _filled(translations().ungettext(singular, plural, num), variables)
+
+
+def _filled(words: str, variables: dict[str, Any]) -> Markup:
+    """``words`` (the catalog's, trusted) with ``variables`` put in, escaped: what
+    ``Markup(words) % variables`` gives for the ``%(name)s`` and ``%(n)d`` of our templates,
+    without an escaping wrapper around each value."""
+    return Markup(words % {name: value if isinstance(value, int | float) else escape(value)
+                           for name, value in variables.items()})
 
 
 def said(item: Any) -> str:

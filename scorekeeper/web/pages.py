@@ -243,16 +243,23 @@ VERSION_HEADER = "X-Match-Version"
 
 def after_change(match: Match, saved: int | None = None, *, step: str | None = None,
                  args: dict[str, Any] | None = None, partial: str | None = None,
-                 **context: Any):
+                 turn: str | None = None, **context: Any):
     """POST then redirect to the next entry (``#turn``, with ``args`` in its address), with
     the notice of the hand ``saved`` or of the undo or redo ``step``; htmx gets the fresh
     live sheet (with ``context``), or only ``partial`` when the tap that stored the change
-    redraws its own part (a bid).
+    redraws its own part (a bid), or ``turn``: the turn with its notice, and out of band
+    what the change did to the sheet, swapped over the turn whatever the tap aimed at (a
+    save while the match goes on).
 
     Every answer carries the match's new version (``X-Match-Version``): a page that swaps in
     only a part of the sheet knows it too, and its poll does not take this phone's own
     change for another phone's (static/js/sheet.js)."""
-    if is_htmx() and partial is not None:
+    if is_htmx() and turn is not None:
+        answer = render_compact(turn, **sheet_context(match), saved=saved, jump=True,
+                                undoable=True, notice=saved_notice(match, saved, step),
+                                **context), 200, {"HX-Retarget": "#turn",
+                                                  "HX-Reswap": "outerHTML"}
+    elif is_htmx() and partial is not None:
         answer = render_compact(partial, **sheet_context(match), **context), 200
     elif is_htmx():
         answer = render_sheet(match, notice=saved_notice(match, saved, step), jump=True,

@@ -359,9 +359,10 @@
     if (!status) { return; }  // htmx:sendError or htmx:timeout follows
     if (UNREACHED.indexOf(status) >= 0) { return lost(event); }
     if (config) { made.delete(config); }
-    // This phone's save reached the server: what was left to enter again is behind it.
+    // This phone's save reached the server: what was left to enter again is behind it (its
+    // answer is the whole sheet, or the turn that follows the save).
     if (unsent && config && config.verb === "post" && status < 400 && detail.target
-        && detail.target.id === "live") {
+        && (detail.target.id === "live" || detail.target.id === "turn")) {
       unsent = null;
       save();
       showUnsent();

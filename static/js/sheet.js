@@ -9,8 +9,8 @@
  * - Every few seconds the phone asks whether another phone changed the sheet (a 204 while
  *   nothing did) and shows the new sheet when one did. Every answer to this phone's own
  *   change says the match's new version (X-Match-Version), also when only a part of the
- *   page is swapped (a bid): the page knows it, and its own change is never taken for
- *   another phone's.
+ *   page is swapped (a bid; a save, which redraws the turn and the rows it changed): the
+ *   page knows it, and its own change is never taken for another phone's.
  */
 (function () {
   "use strict";
@@ -170,7 +170,7 @@
   function arrived(elt) {
     var root = live();
     if (!root) { return; }
-    if (elt === document.body || elt === root) {
+    if (elt === document.body || elt === root || elt.id === "turn") {
       prune(root);
       restore(root);
       place(root);

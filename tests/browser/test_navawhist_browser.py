@@ -129,3 +129,40 @@ def test_a_hand_without_javascript(make_page, live_server):
     expect(page.locator(".entry h2")).to_contain_text("Hand 2 of 18")
     # Anna deals, so Bruno bids first: Bruno bid 1 made 1 (2 + 1), Anna bid 0 made 1.
     assert totals(page) == ["0", "3"]
+
+
+SWAPPED = """() => ['table.sheet', '#strip', '#chart', '#actions'].map(
+    selector => document.querySelector(selector).outerHTML
+        .replace(/ ?htmx-(added|settling|swapping|request)/g, '').replace(/ class=""/g, ''))"""
+
+
+def test_a_save_redraws_the_turn_and_what_it_changed_as_a_reload_shows_them(page, live_server):
+    """A save's answer is the turn and, out of band, the rows, totals, strip, chart and
+    actions it changed: the page it leaves is the one a reload of the sheet shows."""
+    create_match(page, live_server)
+    answers: list[str] = []
+    page.on("response", lambda response: answers.append(response.text())
+            if response.url.endswith("/navawhist/tricks")
+            and "action=save" in (response.request.post_data or "") else None)
+    for number, (bids, taken) in enumerate([([0, 0, 0, 0], [1, 0, 0, 0]),
+                                            ([1, 0, 0, 2], [0, 2, 0, 0])], start=1):
+        for value in bids:
+            bid(page, value)
+        tricks(page, taken)
+        expect(page.locator(".entry h2")).to_contain_text(f"Hand {number + 1} of 16")
+        expect(page.locator("#notice")).to_contain_text(f"Hand {number} saved.")
+        expect(page.locator("#notice button", has_text="Undo")).to_be_visible()
+        assert page.evaluate("document.querySelector('#turn').getBoundingClientRect().top") \
+            < 200
+        # htmx puts the classes of what it swapped back as they were once it settles.
+        page.wait_for_function("!document.querySelector('.htmx-settling, .htmx-added')")
+        swapped = page.evaluate(SWAPPED)
+        page.reload()
+        expect(page.locator(".entry h2")).to_contain_text(f"Hand {number + 1} of 16")
+        assert page.evaluate(SWAPPED) == swapped
+    # The answers held the turn and what changed, not the whole sheet.
+    assert len(answers) == 2 and all(
+        answer.lstrip().startswith('<div id="turn"') and 'id="live"' not in answer
+        and f'id="hand-{number}"' in answer and f'id="hand-{number + 2}"' not in answer
+        for number, answer in enumerate(answers, start=1))
+    assert totals(page) == ["2", "5", "1", "3"]

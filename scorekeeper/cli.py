@@ -33,7 +33,9 @@ main = FlaskGroup(
 main.params.clear()
 
 
-@main.command("serve")
+# Without an app context: the server builds its own app (scorekeeper.serve.Server.load), and
+# every worker forked from it would hold a second one, Flask's for the command.
+@main.command("serve", with_appcontext=False)
 @click.option("--host", default="0.0.0.0", show_default=True,
               help="The interface to listen on; 0.0.0.0 lets the phones on the network in.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))

@@ -10,19 +10,20 @@ that installs the certificate; then the table's secure address.
 from __future__ import annotations
 
 import ipaddress
+import multiprocessing
 import os
 import shutil
 import subprocess
 import sys
 import tempfile
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
 import segno
 from gunicorn.app.base import BaseApplication
 
-from . import tls
 from .web.links import is_loopback, lan_address
 
 
@@ -124,10 +125,17 @@ class Server(BaseApplication):
         return app
 
 
-def prepare(host: str) -> tuple[str | None, tls.Files]:
-    """Bring the database up to date and the certificates too, then let go of the database's
-    connections before forking. Returns the configured base URL and the certificates."""
-    from . import create_app
+def prepare(host: str) -> tuple[str | None, Path, Path]:
+    """Bring the database up to date and the certificates too, in a process of its own: the
+    server, and so every worker forked from it, never holds the migrations' and the
+    certificates' libraries (alembic, cryptography). Returns the configured base URL, the
+    server's certificate and its key."""
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as process:
+        return process.submit(_prepare, host).result()
+
+
+def _prepare(host: str) -> tuple[str | None, Path, Path]:
+    from . import create_app, tls
     from .db import db, upgrade
 
     app = create_app()
@@ -135,15 +143,15 @@ def prepare(host: str) -> tuple[str | None, tls.Files]:
         upgrade()
         db.engine.dispose()
     files = tls.ensure(Path(app.config["TLS_DIR"]), tls.machine_names(host))
-    return app.config["BASE_URL"], files
+    return app.config["BASE_URL"], files.cert, files.key
 
 
-def start_front(host: str, port: int, backend: str, files: tls.Files) -> subprocess.Popen:
+def start_front(host: str, port: int, backend: str, cert: Path, key: Path) -> subprocess.Popen:
     """The front (scorekeeper.front) on the table's port; exits the program when the port
     cannot be had."""
     front = subprocess.Popen(
         [sys.executable, "-m", "scorekeeper.front", "--host", host, "--port", str(port),
-         "--backend", backend, "--cert", str(files.cert), "--key", str(files.key),
+         "--backend", backend, "--cert", str(cert), "--key", str(key),
          "--parent", str(os.getpid())],
         stdout=subprocess.PIPE, text=True)
     if front.stdout.readline().strip() != "listening":
@@ -154,10 +162,14 @@ def start_front(host: str, port: int, backend: str, files: tls.Files) -> subproc
 
 def serve(host: str, port: int, workers: int) -> None:
     """Migrate, then serve until stopped: the front on the port, gunicorn behind it."""
-    base_url, files = prepare(host)
+    if sys.flags.optimize < 2:
+        # Docstrings and asserts serve no phone: the server runs as `python -OO`, and each
+        # worker holds 3 MB less (docs/speed.md, row 9). Same process, so same pid.
+        os.execv(sys.executable, [sys.executable, "-OO", *sys.orig_argv[1:]])
+    base_url, cert, key = prepare(host)
     folder = tempfile.mkdtemp(prefix="scorekeeper-")
     backend = os.path.join(folder, "workers.sock")
-    front = start_front(host, port, backend, files)
+    front = start_front(host, port, backend, cert, key)
     parent = os.getpid()
 
     def stop() -> None:

@@ -37,3 +37,20 @@ def test_browsers_share_one_cached_page_and_keep_their_own_tokens(app, table):
     response = table.client.post(f"/matches/{match_id}/cavallore/deal", data={
         "csrf_token": keeper_token, "version": sheet["version"], "number": 1, "placed": 4})
     assert response.status_code == 303
+
+
+def test_a_cached_page_keeps_its_compressed_bytes_not_the_page(app, table):
+    """A worker's memory holds each shared page compressed (docs/speed.md, row 9), not the
+    page itself, and makes both a plain and a gzip answer from it."""
+    match_id = table.new_match("navawhist", ["Anna", "Bruno", "Carla", "Dario"])
+    plain = table.client.get(f"/matches/{match_id}").data
+    zipped = table.client.get(f"/matches/{match_id}", headers={"Accept-Encoding": "gzip"})
+    assert gzip.decompress(zipped.data).count(b"name=\"csrf_token\"") == plain.count(
+        b"name=\"csrf_token\"") > 1
+    with app.app_context():
+        [(page, weight)] = [entry for key, entry
+                            in app.extensions["scorekeeper.caches"]["pages"].entries.items()
+                            if key[0] == match_id]
+    assert weight == page.weight() < len(plain) / 2
+    assert not any(sum(map(len, value)) >= len(plain) / 2 for value in vars(page).values()
+                   if isinstance(value, list) and all(isinstance(v, bytes) for v in value))

@@ -3,7 +3,7 @@
 A page holds the browser's own CSRF token in its forms, so it cannot be shared as it is.
 It is rendered with a marker where the token goes, split there, and each part is
 compressed once, on its own (raw deflate blocks that end on a byte boundary). Only the
-compressed parts are kept, with each part's checksum and length: a tenth of the page's
+compressed parts are kept, with each part's checksum and length: a tenth of a large page's
 bytes. Sending it to a browser then costs joining the parts around that browser's token:
 for gzip, the token as a stored block between the parts, and the page's checksum combined
 from the parts' and the token's; uncompressed, the parts inflated.

@@ -528,8 +528,7 @@ def bench_memory(app, path: Path, ids: list[str]) -> list[tuple[str, str, str]]:
                 url = f"{base}/matches/{match_id}{pages[number % len(pages)]}"
             with urllib.request.urlopen(url, timeout=30) as response:
                 response.read()
-        [worker] = [int(pid) for pid in children(server.process.pid)
-                    if b"scorekeeper.front" not in Path(f"/proc/{pid}/cmdline").read_bytes()]
+        [worker] = server.workers()
         renderer = max(rss_mb(int(pid)) for pid in children(worker))
         worker_mb = rss_mb(worker)
     floor_mb = floor_memory(path.parent)

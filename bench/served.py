@@ -42,6 +42,13 @@ class Server:
     port: int
     printed: str  # the banner, up to "Ctrl+C"
 
+    def workers(self) -> list[int]:
+        """The pids of gunicorn's workers: the server's children but the front."""
+        pid = self.process.pid
+        return [int(child) for child
+                in Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
+                if b"scorekeeper.front" not in Path(f"/proc/{child}/cmdline").read_bytes()]
+
 
 @contextmanager
 def served(database: Path, workers: int = 1, *, command: list[str] | None = None,

@@ -241,12 +241,9 @@ def test_the_server_and_its_workers_run_without_docstrings_or_the_certificates_l
     with served(tmp_path / "run.db", 2) as server:
         with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/health") as answer:
             assert answer.read() == b"ok"
-        pid = server.process.pid
-        children = Path(f"/proc/{pid}/task/{pid}/children").read_text().split()
-        workers = [child for child in children
-                   if b"scorekeeper.front" not in Path(f"/proc/{child}/cmdline").read_bytes()]
+        workers = server.workers()
         assert len(workers) == 2
-        for process in (pid, *workers):
+        for process in (server.process.pid, *workers):
             assert Path(f"/proc/{process}/cmdline").read_bytes().split(b"\0")[1] == b"-OO"
             assert "cryptography" not in Path(f"/proc/{process}/maps").read_text()
         assert (tmp_path / "run.db").stat().st_size > 0  # migrated all the same

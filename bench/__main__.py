@@ -533,10 +533,10 @@ def bench_memory(app, path: Path, ids: list[str]) -> list[tuple[str, str, str]]:
         worker_mb = rss_mb(worker)
     floor_mb = floor_memory(path.parent)
     return [(f"9. A worker of scorekeeper serve after 1,000 requests, 50 PDFs, sheets of "
-             f"{LONGEST}-game matches", f"{worker_mb:.0f} MB RSS (its PDF renderer: "
+             f"{LONGEST}-game matches", f"{worker_mb:.1f} MB RSS (its PDF renderer: "
              f"{renderer:.0f} MB)", "<= 64 MB"),
             ("   the stack's floor (bench/floor.py), one worker after 1,000 requests",
-             f"{floor_mb:.0f} MB RSS (ours {worker_mb / floor_mb:.2f}x; 64 MB is "
+             f"{floor_mb:.1f} MB RSS (ours {worker_mb / floor_mb:.2f}x; 64 MB is "
              f"{64 / floor_mb:.2f}x)", "")]
 
 

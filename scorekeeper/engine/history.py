@@ -13,12 +13,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
 
-from babel.dates import format_datetime
-from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
+from flask_babel import ngettext
 
 from ..models import TABLE_NAME_LENGTH, Change
 from ..rules import N_
+from . import formats
 
 
 def table_name(names: Sequence[str]) -> str:
@@ -200,8 +200,7 @@ def grouped(changes: Sequence[Change]) -> list[list[Change]]:
 
 def local_time(moment: datetime, zone: tzinfo | None) -> str:
     """``moment`` (stored in UTC) in the viewer's zone and language; labelled UTC without one."""
-    aware = moment.replace(tzinfo=UTC)
-    text = format_datetime(aware, "short", tzinfo=zone or UTC, locale=str(get_locale()))
+    text = formats.moment(moment.replace(tzinfo=UTC).astimezone(zone or UTC))
     return text if zone is not None else f"{text} UTC"
 
 

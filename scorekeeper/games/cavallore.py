@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import Blueprint, request
-from flask_babel import format_decimal, format_percent
 
+from ..engine import formats
 from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
 from ..engine.printing import Printing, no_detail
@@ -106,8 +106,8 @@ def cavallore_number(value: float | None, *, percent: bool = False) -> str:
     if value is None:
         return "—"
     if percent:
-        return format_percent(value, "#,##0.#%")
-    return format_decimal(value, "#,##0.0")
+        return formats.percent(value)
+    return formats.decimal(value, grouped=True)
 
 
 def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:

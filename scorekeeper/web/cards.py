@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, time, timedelta, tzinfo
 from typing import Any
 
-from babel.dates import format_skeleton
-from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from flask_babel import lazy_gettext as _l
+from flask_babel import ngettext
 from sqlalchemy import or_, select
 
 from ..db import db
+from ..engine import formats
 from ..models import Invitation, Membership
 
 LONGEST = timedelta(hours=24)
@@ -68,8 +68,7 @@ def until_text(moment: datetime, now: datetime, zone: tzinfo | None) -> str:
     """``moment`` (UTC) as its hour in ``zone``, with the weekday when it is not the day of
     ``now``; labelled UTC without a zone."""
     aware, today = (m.replace(tzinfo=UTC).astimezone(zone or UTC) for m in (moment, now))
-    skeleton = "Hm" if aware.date() == today.date() else "EEEHm"
-    text = format_skeleton(skeleton, aware, locale=str(get_locale()))
+    text = formats.clock(aware, weekday=aware.date() != today.date())
     return text if zone is not None else f"{text} UTC"
 
 

@@ -9,11 +9,12 @@ from typing import Any
 
 import jinja2
 from flask import Flask, has_request_context, request, url_for
-from flask_babel import format_decimal, get_locale
+from flask_babel import get_locale
 from jinja2.environment import TemplateModule
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from ..engine import formats
 from ..engine.cache import cache
 from ..engine.charts import history_chart, running_chart
 from ..engine.history import step_labels
@@ -97,7 +98,7 @@ def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
 def decimal(value: float | int) -> str:
     """A figure in the user's language, one decimal when it has any: 27.8, 27,8 in
     Italian; a negative one with a real minus sign, as :func:`number_text` prints it."""
-    text = format_decimal(abs(value), "0.0") if isinstance(value, float) else str(abs(value))
+    text = formats.decimal(abs(value)) if isinstance(value, float) else str(abs(value))
     return f"−{text}" if value < 0 else text
 
 

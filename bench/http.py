@@ -1,8 +1,9 @@
 """A tap over HTTP, the way a phone meets the server: gunicorn with one sync worker on
-loopback, one keep-alive connection, the worker's CPU time read from /proc before and after
-a run of requests. Scorekeeper's bid, and a whole 4-player round as the page posts it (four
-bids and the tricks, each followed by the live read the page makes), beside the floor app's
-bare POST (bench/floor.py) measured the same way in the same run.
+loopback (which answers one request per connection and closes it: the client connects again
+for the next, for Scorekeeper and the floor alike), the worker's CPU time read from /proc
+before and after a run of requests. Scorekeeper's bid, and a whole 4-player round as the
+page posts it (four bids and the tricks, each followed by the live read the page makes),
+beside the floor app's bare POST (bench/floor.py) measured the same way in the same run.
 """
 
 from __future__ import annotations
@@ -37,8 +38,8 @@ def cpu_seconds(pid: int) -> float:
 
 @contextmanager
 def worker(app: str, env: dict[str, str]) -> Iterator[tuple[http.client.HTTPConnection, int]]:
-    """gunicorn serving ``app`` with one sync worker: a keep-alive connection to it and the
-    worker's pid."""
+    """gunicorn serving ``app`` with one sync worker: a connection to it (made again for each
+    request, which the sync worker closes after its answer) and the worker's pid."""
     port = free_port()
     server = subprocess.Popen(
         [str(Path(sys.executable).parent / "gunicorn"), "--workers", "1", "--worker-class",
@@ -65,7 +66,8 @@ def worker(app: str, env: dict[str, str]) -> Iterator[tuple[http.client.HTTPConn
 
 
 class Client:
-    """One browser on a keep-alive connection: its cookie and CSRF token."""
+    """One browser on one connection (reopened by ``http.client`` for each request): its
+    cookie and CSRF token."""
 
     def __init__(self, connection: http.client.HTTPConnection, token_path: str) -> None:
         self.connection = connection

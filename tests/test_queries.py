@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from contextlib import contextmanager
 
 from sqlalchemy import event
@@ -67,3 +68,29 @@ def test_a_sheet_page_unchanged_since_it_was_served_costs_one_query(app, table, 
             page = phone.get(f"/matches/{match_id}").get_data(as_text=True)
         assert len(queries) == 1, queries
         assert ('id="entry"' in page) is editor
+
+
+def test_a_tap_loads_its_match_with_the_right_to_change_it_in_one_query(app, table, client):
+    """A bid asks for the match, its seats and this phone's right to change it once, then
+    writes: nothing else is read before the version is claimed. A phone that was never given
+    the right is still refused, without a write."""
+    match_id = play(table, 4, 1)
+    sheet = table.sheet(match_id)
+    nxt = sheet["next"]
+    with counting(app) as queries:
+        response = table.post(f"/matches/{match_id}/navawhist/bid", {
+            "version": sheet["version"], "number": nxt["number"], "seat": nxt["info"]["bidder"],
+            "bid": 0}, headers={"HX-Request": "true"})
+    assert response.status_code == 200, response.get_data(as_text=True)[:500]
+    claim = next(i for i, q in enumerate(queries) if q.lstrip().upper().startswith("UPDATE"))
+    assert claim == 1, "\n".join(q[:70] for q in queries[:claim])
+    assert "matches" in queries[0] and "seats" in queries[0] and "players" in queries[0]
+    stranger = app.test_client()
+    token = re.search(r'name="csrf_token" value="([^"]+)"',
+                      stranger.get("/matches/new").get_data(as_text=True)).group(1)
+    with counting(app) as queries:
+        refused = stranger.post(f"/matches/{match_id}/navawhist/bid", data={
+            "csrf_token": token, "version": sheet["version"] + 1, "number": 2,
+            "seat": 0, "bid": 0})
+    assert refused.status_code == 403
+    assert not [q for q in queries if q.lstrip().upper().startswith(("UPDATE", "INSERT"))]

@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from ..db import db
 from ..models import Table
 from ..web.games import spec_of
-from ..web.pages import get_match, is_htmx, match_version, render_compact, sheet_context
+from ..web.pages import get_match, is_htmx, match_version, sheet_context
 from ..web.tables import current_match
 
 bp = Blueprint("screens", __name__)
@@ -34,7 +34,7 @@ def _screen(poll: str, match_id: str | None, *, table: Table | None = None):
         if match else {}
     since = context["match"].version if context else -1
     template = "screens/_screen.html" if is_htmx() else "screens/page.html"
-    return render_compact(template, **context, table=table, poll=url_for(
+    return render_template(template, **context, table=table, poll=url_for(
         poll, **request.view_args, match=(match_id or "") if table else None, since=since),
         poll_seconds=POLL_SECONDS, light=request.args.get("theme") == "light"), 200, NO_STORE
 

@@ -34,7 +34,7 @@ from ..models import (
     TournamentTable,
     _now,
 )
-from .pages import VERSION, get_match, is_htmx, over_live, render_sheet
+from .pages import MATCH, VERSION, get_match, is_htmx, over_live, render_sheet
 
 DEVICE_KEY = "device"
 LEGACY_KEY = "edit"  # what older cookies carried: the ids of the matches they could edit
@@ -143,6 +143,24 @@ def can_edit(match_id: str) -> bool:
     return known[match_id]
 
 
+# A change's match, loaded with this phone's right to make it: one query instead of two.
+_CHANGING = {"open": MATCH.add_columns(~_CLOSED), "token": MATCH.add_columns(_RIGHT.self_group())}
+
+
+def load_with_right(match_id: str) -> None:
+    """Load the match with this id (as :func:`~.pages.get_match` then finds it) and this
+    phone's right to change it (as :func:`can_edit` then knows it), in one query. A phone
+    without a device asks nothing: it may not."""
+    token = device_token()
+    if not open_edit() and token is None:
+        return
+    found = db.session.execute(_CHANGING["open" if open_edit() else "token"],
+                               {"id": match_id, "match": match_id, "token": token})
+    row = found.unique().first()
+    if row is not None:  # the session holds its objects weakly: g keeps the match until the end
+        g.changing, g.setdefault("editable", {})[match_id] = row[0], bool(row[1])
+
+
 def version_with_right(match_id: str) -> int:
     """The version of the match with this id, asking with it (in the same query) whether this
     phone may change the match, which :func:`can_edit` then knows; raises 404 when there is
@@ -235,6 +253,7 @@ def guard() -> Response | None:
     changing = request.method == "POST" or getattr(view, "needs_edit_right", False)
     if changing and request.view_args and "match_id" in request.view_args:
         match_id = request.view_args["match_id"]
+        load_with_right(match_id)
         if not can_edit(match_id):
             match = get_match(match_id)
             closed = closed_round(match_id)

@@ -6,8 +6,9 @@ from typing import Any
 from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
 
+import flask_babel
 from flask import Flask, current_app, g, request, url_for
-from flask_babel import Babel, get_locale, get_translations, gettext
+from flask_babel import Babel, get_domain, get_locale, get_translations, gettext
 from markupsafe import Markup, escape
 
 from ..rules import RuleError
@@ -38,7 +39,7 @@ def local_target(target: str | None) -> str:
     return url_for("matches.home")
 
 
-def translations():
+def translations() -> Any:
     """Flask-Babel's translations for the language in force, looked up once a request and
     language (``force_locale`` changes the language, and so the entry): a page calls them
     for every word it says."""
@@ -46,9 +47,17 @@ def translations():
     memo = space.get("_translations")
     if memo is not None and memo[0] is getattr(space.get("_flask_babel"), "babel_locale", None):
         return memo[1]
-    found = get_translations()
+    found = flask_babel.Domain.get_translations(get_domain())
     g._translations = (get_locale() and g._flask_babel.babel_locale, found)
     return found
+
+
+class Domain(flask_babel.Domain):
+    """Flask-Babel's message domain, its translations those of :func:`translations`: every
+    ``gettext`` of the code (the history's words, a notice) asks for them."""
+
+    def get_translations(self) -> Any:
+        return translations() if g else super().get_translations()
 
 
 # The words a template says without variables, once translated: {translations: {word: Markup}}.
@@ -95,7 +104,8 @@ def said(item: Any) -> str:
 def init_app(app: Flask) -> None:
     """Bind Flask-Babel to ``app``; the templates' words are read through
     :func:`translations` (every template of the app is HTML, autoescaped)."""
-    Babel(app, locale_selector=select_locale)
+    babel = Babel(app, locale_selector=select_locale)
+    babel.domain_instance = Domain(domain=app.extensions["babel"].default_domain)
     app.jinja_env.globals.update(_=_template_gettext, gettext=_template_gettext,
                                  ngettext=_template_ngettext)
     app.jinja_env.filters["said"] = said

@@ -184,8 +184,11 @@ def signed_token() -> str:
     browser is given within a second is the same string, and a page served a tap later
     reuses it instead of signing again."""
     field = current_app.config["WTF_CSRF_FIELD_NAME"]
+    made = vars(g._get_current_object()).get(field)
+    if made is not None:  # this request's, as generate_csrf would return it
+        return made
     secret = session.get(field)
-    if secret is None or field in g:
+    if secret is None:
         return generate_csrf()
     signed = current_app.extensions.setdefault("scorekeeper.signed_tokens", {})
     key = (secret, int(time.time()))

@@ -10,7 +10,6 @@ first) or the refusal beside the control it is about (``error_at``).
 
 from __future__ import annotations
 
-import re
 from datetime import tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -20,6 +19,7 @@ from flask_babel import get_locale, ngettext
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import joinedload
+from sqlalchemy.orm.util import identity_key
 
 from ..db import db
 from ..engine.history import local_time, step_done
@@ -31,13 +31,6 @@ from ..rules import GAMES, N_, Note, RuleError
 from .games import spec_of
 from .i18n import rule_message
 
-INDENT = re.compile(r"\n[ \t]+")
-
-
-def render_compact(template: str, **context: Any) -> str:
-    """``render_template`` without the templates' indentation (no page holds <pre>)."""
-    return INDENT.sub("\n", render_template(template, **context))
-
 
 def is_htmx() -> bool:
     """True when htmx sent the request and wants a fragment back."""
@@ -45,16 +38,20 @@ def is_htmx() -> bool:
 
 
 # The match with its seats and their players, in one query built once.
-_MATCH = (select(Match).options(joinedload(Match.seats).joinedload(Seat.player))
-          .where(Match.id == bindparam("id")))
+MATCH = (select(Match).options(joinedload(Match.seats).joinedload(Seat.player))
+         .where(Match.id == bindparam("id")))
 
 
 def get_match(match_id: str, game: str | None = None) -> Match:
-    """The match with this id (of ``game`` when given); raises 404 when there is none.
+    """The match with this id (of ``game`` when given); raises 404 when there is none. A
+    match this request loaded already (a change's, with the right to make it: see
+    ``access.guard``) is not asked again: a query would not change what it holds.
 
     A post to another game's match is a 404 like a match that does not exist.
     """
-    match = db.session.scalars(_MATCH, {"id": match_id}).unique().one_or_none()
+    match = db.session.identity_map.get(identity_key(Match, match_id))
+    if match is None:
+        match = db.session.scalars(MATCH, {"id": match_id}).unique().one_or_none()
     if match is None or game is not None and match.game != game:
         abort(404, _("There is no such match."))
     return match
@@ -78,7 +75,7 @@ def render_sheet(match: Match, *, status: int = 200, error: str | None = None,
     """The match page (or, for htmx, its live part) with an optional error message."""
     if is_htmx() and template == "matches/show.html":
         template = "matches/_live.html"
-    return render_compact(template, **sheet_context(match), error=error, **context), status
+    return render_template(template, **sheet_context(match), error=error, **context), status
 
 
 def redraw(match: Match, partial: str, *, template: str = "matches/show.html",
@@ -88,7 +85,7 @@ def redraw(match: Match, partial: str, *, template: str = "matches/show.html",
     what the tap made (Post/Redirect/Get: reloading it posts nothing); a GET, or a POST
     without ``address`` (a refused tap), the whole page (``template``)."""
     if is_htmx():
-        return render_compact(partial, **sheet_context(match), **context), status
+        return render_template(partial, **sheet_context(match), **context), status
     if address is not None and request.method == "POST":
         return redirect(address, 303)
     return render_sheet(match, template=template, status=status, **context)
@@ -255,12 +252,12 @@ def after_change(match: Match, saved: int | None = None, *, step: str | None = N
     only a part of the sheet knows it too, and its poll does not take this phone's own
     change for another phone's (static/js/sheet.js)."""
     if is_htmx() and turn is not None:
-        answer = render_compact(turn, **sheet_context(match), saved=saved, jump=True,
+        answer = render_template(turn, **sheet_context(match), saved=saved, jump=True,
                                 undoable=True, notice=saved_notice(match, saved, step),
                                 **context), 200, {"HX-Retarget": "#turn",
                                                   "HX-Reswap": "outerHTML"}
     elif is_htmx() and partial is not None:
-        answer = render_compact(partial, **sheet_context(match), **context), 200
+        answer = render_template(partial, **sheet_context(match), **context), 200
     elif is_htmx():
         answer = render_sheet(match, notice=saved_notice(match, saved, step), jump=True,
                               undoable=True, **context)

@@ -3,12 +3,16 @@ ones below, and those each game gives (its ``GameSpec.template_globals``)."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from functools import lru_cache
+from types import FunctionType
 from typing import Any
 
 import jinja2
-from flask import Flask, has_request_context, request, url_for
+import jinja2.ext
+from flask import Flask, g, has_request_context, render_template, request, url_for
+from flask.templating import Environment as FlaskEnvironment
 from flask_babel import get_locale
 from jinja2.environment import TemplateModule
 from jinja2.runtime import Context
@@ -27,9 +31,9 @@ from ..rules.cards import SUIT_NAMES
 from .access import can_edit, is_member
 from .assets import asset
 from .games import GameSpec, spec_of
+from .i18n import translations
 from .links import qr_svg, secure_offer
 from .pagecache import csrf_token
-from .pages import render_compact
 from .pwa import THEME
 from .tournaments import tournament_table
 
@@ -38,7 +42,7 @@ def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
     """The sheet and its chart, rendered once per version, language and edit right."""
     editor = can_edit(match.id)
     key = (match.id, match.version, str(get_locale()), editor)
-    return cache("sheet-html").get(key, lambda: Markup(render_compact(
+    return cache("sheet-html").get(key, lambda: Markup(render_template(
         "matches/_sheet_block.html", match=match, sheet=sheet, names=names,
         game=spec_of(match.game).rules)))
 
@@ -90,9 +94,14 @@ def seat_names(seats: Any, names: list[str]) -> str:
 
 
 def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
-    """The words of the Undo and Redo buttons of ``match`` (None: no such button)."""
-    spec = spec_of(match.game)
-    return step_labels(spec.words, match.names, sheet.columns, *steps(match))
+    """The words of the Undo and Redo buttons of ``match`` (None: no such button), worded
+    once a request, version and language (a saved hand's answer shows them twice)."""
+    said = g.setdefault("undo_redo", {})
+    key = (match.id, match.version, translations())
+    if key not in said:
+        said[key] = step_labels(spec_of(match.game).words, match.names, sheet.columns,
+                                *steps(match))
+    return said[key]
 
 
 def decimal(value: float | int) -> str:
@@ -136,6 +145,60 @@ class Template(jinja2.Template):
         return super()._get_default_module(ctx)
 
 
+# What a template calls most (its words, addresses, macros) takes no context: called as is.
+_PLAIN = (FunctionType, jinja2.runtime.Macro)
+
+
+class TemplateContext(Context):
+    """Jinja's context, a call to a plain function or a macro made without Jinja's look for
+    a ``pass_context`` mark on it and on its ``__call__`` (a few attribute lookups each,
+    for the hundred calls of a tap's answer)."""
+
+    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
+        if type(__obj) not in _PLAIN or hasattr(__obj, "jinja_pass_arg"):
+            return super().call(__obj, *args, **kwargs)
+        if kwargs:
+            kwargs.pop("_block_vars", None)
+            kwargs.pop("_loop_vars", None)
+        try:
+            return __obj(*args, **kwargs)
+        except StopIteration:
+            return __self.environment.undefined(
+                "value was undefined because a callable raised a StopIteration exception")
+
+
+class Environment(FlaskEnvironment):
+    """Flask's environment, each template's globals one flat dict taken when it is loaded:
+    Jinja's default, a ChainMap over the environment's globals, is copied key by key in
+    Python at every render and include (about 50 lookups through both maps each time).
+    Every global is set by :func:`init_app` before any template is loaded, as Jinja asks."""
+
+    context_class = TemplateContext
+
+    def make_globals(self, d: Mapping[str, Any] | None) -> dict[str, Any]:
+        return {**self.globals, **(d or {})}
+
+
+class Dedent(jinja2.ext.Extension):
+    """Templates are indented for people and sent without the indentation: each line's
+    leading spaces and tabs are taken out of the source, once, when it is compiled (no
+    template holds preformatted text; a value put in, such as the JSON of a match's
+    ``<pre>``, keeps its own). Where the line before ends with a tag, whose newline Jinja
+    drops (``trim_blocks``), a line of text keeps one space of its indentation: the page
+    reads "2026-12-03 · Finished", not "2026-12-03· Finished"."""
+
+    def preprocess(self, source: str, name: str | None, filename: str | None = None) -> str:
+        return INDENT.sub(_dedented, source)
+
+
+INDENT = re.compile(r"([%#]})?\n[ \t]+(\{[%#])?")
+
+
+def _dedented(found: re.Match[str]) -> str:
+    after_tag, before_tag = found.group(1) or "", found.group(2) or ""
+    return f"{after_tag}\n{' ' if after_tag and not before_tag else ''}{before_tag}"
+
+
 def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:
     """The templates of ``app``: indented for people but sent without the indentation,
     compiled once between starts, with every global and filter. Called after CSRFProtect
@@ -147,10 +210,13 @@ def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:
     app.jinja_env.template_class = Template
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
+    app.jinja_env.add_extension(Dedent)
     # Compiled templates are kept between starts: a new worker renders its first page sooner.
+    # (The files' names say what the sources were compiled with: a source is their key.)
     cache_dir = Path(app.instance_path) / "jinja-cache"
     cache_dir.mkdir(exist_ok=True)
-    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(cache_dir))
+    app.jinja_env.bytecode_cache = FileSystemBytecodeCache(str(cache_dir),
+                                                           "dedented-%s.cache")
     app.jinja_env.globals.update(GLOBALS)
     # CSRFProtect's context processor would hide the csrf_token that shared pages need.
     app.context_processor(lambda: {"csrf_token": csrf_token})

@@ -25,10 +25,18 @@
   if ("serviceWorker" in navigator && script.dataset.sw) register(5);
 
   function showOffline(now) {
+    var back = offline && !now;
     offline = now;
     if (now) wentOffline = true;
     if (banner) banner.hidden = !now;
     if (held) held.box.querySelector("button").hidden = now;
+    // The server answers again after the page went offline (the browser may never have
+    // said so: a Wi-Fi that stays up while the server is away), with nothing waiting to be
+    // sent: show the sheet as it is now (what was being typed is kept, by sheet.js). What
+    // queue.js kept is sent instead, and its answers bring the sheet.
+    if (back && wentOffline && !held && !waiting() && document.getElementById("live")) {
+      window.location.reload();
+    }
   }
 
   // The live sheet's posts go through queue.js, which keeps what is not sent.
@@ -84,12 +92,10 @@
 
   // Does the server answer? Asked when the page comes back and, while it seems not to,
   // every few seconds on a page that asks nothing by itself (the live sheet polls).
-  function probe(then) {
+  function probe() {
     if (!script.dataset.health || !navigator.onLine) return;
     fetch(script.dataset.health, {cache: "no-store"}).then(function (response) {
-      if (!response.ok) return;
-      showOffline(false);
-      if (then) then();
+      if (response.ok) showOffline(false);
     }, function () { showOffline(true); });
   }
 
@@ -98,12 +104,7 @@
   }
 
   window.addEventListener("offline", function () { showOffline(true); });
-  window.addEventListener("online", function () {
-    // Back with nothing waiting to be sent: show the sheet as it is now. What queue.js
-    // kept is sent now instead, and its answers bring the sheet.
-    var reload = !held && wentOffline && !!document.getElementById("live") && !waiting();
-    probe(function () { if (reload) window.location.reload(); });
-  });
+  window.addEventListener("online", probe);
   window.addEventListener("focus", function () { if (offline) probe(); });
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && offline) probe();

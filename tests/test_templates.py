@@ -63,6 +63,7 @@ def test_the_apps_templates_take_the_globals_flat_and_call_as_jinja_does(app):
     environment = app.jinja_env
     page = environment.get_template("base.html")
     assert type(page.globals) is dict and not isinstance(page.globals, ChainMap)
+    assert environment.get_template("matches/show.html").globals is page.globals  # shared
     assert {"_", "url_for", "csrf_token", "can_edit"} <= page.globals.keys()
 
     def exhausted():

@@ -168,15 +168,22 @@ class TemplateContext(Context):
 
 
 class Environment(FlaskEnvironment):
-    """Flask's environment, each template's globals one flat dict taken when it is loaded:
-    Jinja's default, a ChainMap over the environment's globals, is copied key by key in
-    Python at every render and include (about 50 lookups through both maps each time).
-    Every global is set by :func:`init_app` before any template is loaded, as Jinja asks."""
+    """Flask's environment, the templates' globals one flat dict, taken when the first
+    template is loaded and shared by every template without globals of its own: Jinja's
+    default, a ChainMap over the environment's globals, is copied key by key in Python at
+    every render and include (about 50 lookups through both maps each time). Every global
+    is set by :func:`init_app` before any template is loaded, as Jinja asks; no render
+    changes a template's globals."""
 
     context_class = TemplateContext
+    _flat: dict[str, Any] | None = None
 
     def make_globals(self, d: Mapping[str, Any] | None) -> dict[str, Any]:
-        return {**self.globals, **(d or {})}
+        if d:
+            return {**self.globals, **d}
+        if self._flat is None:
+            self._flat = dict(self.globals)
+        return self._flat
 
 
 class Dedent(jinja2.ext.Extension):

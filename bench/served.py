@@ -24,9 +24,9 @@ def free_port() -> int:
         return probe.getsockname()[1]
 
 
-def read_until(process: subprocess.Popen, end: str, seconds: float) -> str:
-    """What the process prints until a line containing ``end``."""
-    lines: list[str] = []
+def read_until(process: subprocess.Popen, end: str, seconds: float, lines: list[str]) -> str:
+    """What the process prints until a line containing ``end``; ``lines`` goes on receiving
+    every line it prints."""
     threading.Thread(target=lambda: lines.extend(process.stdout), daemon=True).start()
     deadline = time.monotonic() + seconds
     while end not in "".join(lines):
@@ -41,6 +41,7 @@ class Server:
     process: subprocess.Popen
     port: int
     printed: str  # the banner, up to "Ctrl+C"
+    lines: list[str]  # every line printed so far, the banner's and any after it
 
     def workers(self) -> list[int]:
         """The pids of gunicorn's workers: the server's children but the front."""
@@ -64,8 +65,9 @@ def served(database: Path, workers: int = 1, *, command: list[str] | None = None
     process = subprocess.Popen(
         command, cwd=cwd, env={**os.environ, "DATABASE_URL": f"sqlite:///{database}", **env},
         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    lines: list[str] = []
     try:
-        yield Server(process, port, read_until(process, "Ctrl+C", 60))
+        yield Server(process, port, read_until(process, "Ctrl+C", 60, lines), lines)
     finally:
         process.terminate()
         process.wait(10)

@@ -40,9 +40,11 @@ main.params.clear()
               help="The interface to listen on; 0.0.0.0 lets the phones on the network in.")
 @click.option("--port", default=5000, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--workers", default=2, show_default=True, type=click.IntRange(1, 64))
-def serve_command(host: str, port: int, workers: int) -> None:
+@click.option("--access-log", is_flag=True,
+              help="Print a line for every request, every phone's poll every few seconds too.")
+def serve_command(host: str, port: int, workers: int, access_log: bool) -> None:
     """Serve the table under gunicorn and print the address phones open, with a QR code."""
     from .serve import serve
 
     _checkout()
-    serve(host, port, workers)
+    serve(host, port, workers, access_log=access_log)

@@ -11,8 +11,10 @@ table's port and, for each connection:
   process a few KB and gunicorn's workers nothing, so two slow phones (or a hundred) cannot
   hold the workers that every other phone needs;
 - hands the request to a worker over a Unix socket with ``X-Forwarded-For``, ``-Proto``
-  and ``-Host`` appended (the app trusts one more proxy than it is told), relays
-  the answer and keeps the phone's connection open for its next request.
+  and ``-Host`` appended (the app trusts one more proxy than it is told), reads its answer
+  whole (up to 1 MB; a larger one is relayed as it comes) and closes the worker's
+  connection before sending it on: the worker takes no other request until then. The
+  phone's connection stays open for its next request.
 
 asyncio serves every connection in one thread; the workers stay gunicorn's sync workers,
 each one request at a time, as the rest of the app expects.
@@ -47,6 +49,7 @@ class Limits:
     head_bytes: int = 64 * 1024
     body_bytes: int = 17 * 1024 * 1024  # the largest backup upload, and its form
     answer: float = 120.0       # gunicorn's own timeout kills a worker long before
+    answer_bytes: int = 1024 * 1024  # an answer up to this size is read whole, then sent
     connections: int = 2048
 
 
@@ -135,6 +138,32 @@ def forwarded(request: Request, peer: str, scheme: str) -> bytes:
         lines = [x for x in lines if not x.lower().startswith(b"content-length:")]
         lines.append(b"Content-Length: " + str(len(request.body)).encode())
     return b"\r\n".join(lines) + b"\r\n\r\n"
+
+
+def body_length(head: bytes, method: bytes) -> int | None:
+    """How many bytes of body follow the worker's answer head ``head``, when its head says
+    so; None for a body that ends when the worker closes.
+
+    >>> body_length(b"HTTP/1.1 200 OK\\r\\nContent-Length: 12", b"GET")
+    12
+    >>> body_length(b"HTTP/1.1 200 OK\\r\\nContent-Length: 12", b"HEAD")
+    0
+    >>> body_length(b"HTTP/1.1 304 Not Modified\\r\\nETag: x", b"GET")
+    0
+    >>> body_length(b"HTTP/1.1 200 OK\\r\\nTransfer-Encoding: chunked", b"GET") is None
+    True
+    """
+    lines = head.split(b"\r\n")
+    if method == b"HEAD" or lines[0].split(b" ")[1:2] in ([b"204"], [b"304"]):
+        return 0
+    length = None
+    for raw in lines[1:]:
+        name, _colon, value = raw.partition(b":")
+        if name.lower() == b"transfer-encoding":
+            return None
+        if name.lower() == b"content-length" and value.strip().isdigit():
+            length = int(value)
+    return length
 
 
 def answer_head(head: bytes, keep: bool) -> tuple[bytes, bool]:
@@ -307,14 +336,23 @@ class Front:
             await back_writer.drain()
             async with asyncio.timeout(self.limits.answer):
                 head = await back_reader.readuntil(b"\r\n\r\n")
+                length = body_length(head[:-4], request.line.split(b" ", 1)[0])
                 head, keep = answer_head(head[:-4], request.keep_alive)
-                # The head goes out with the first bytes of the body: two small writes
-                # would be two TLS records, and the second waits for the client's ACK.
-                chunk = await back_reader.read(65536)
-                writer.write(head + chunk)
-                while chunk := await back_reader.read(65536):
-                    writer.write(chunk)
-                    await writer.drain()
+                if length is not None and length <= self.limits.answer_bytes:
+                    # A worker does not take the next request until this end closes
+                    # (gunicorn lingers on its own): it is closed once the answer is read,
+                    # before the client is sent it, however slowly the client reads.
+                    body = await back_reader.readexactly(length)
+                    back_writer.close()
+                    writer.write(head + body)
+                else:
+                    # The head goes out with the first bytes of the body: two small writes
+                    # would be two TLS records, and the second waits for the client's ACK.
+                    chunk = await back_reader.read(65536)
+                    writer.write(head + chunk)
+                    while chunk := await back_reader.read(65536):
+                        writer.write(chunk)
+                        await writer.drain()
                 await writer.drain()
             return keep
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError):

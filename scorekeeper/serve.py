@@ -160,8 +160,11 @@ def start_front(host: str, port: int, backend: str, cert: Path, key: Path) -> su
     return front
 
 
-def serve(host: str, port: int, workers: int) -> None:
-    """Migrate, then serve until stopped: the front on the port, gunicorn behind it."""
+def serve(host: str, port: int, workers: int, *, access_log: bool = False) -> None:
+    """Migrate, then serve until stopped: the front on the port, gunicorn behind it. The
+    terminal keeps the addresses and their codes in view: a line for every request (each
+    following phone polls every 4 s) only with ``access_log``, and then at a cost to every
+    request (docs/speed.md, row 16)."""
     if sys.flags.optimize < 2:
         # Docstrings and asserts serve no phone: the server runs as `python -OO`, and each
         # worker holds 3 MB less (docs/speed.md, row 9). Same process, so same pid.
@@ -183,7 +186,8 @@ def serve(host: str, port: int, workers: int) -> None:
     # A request here takes milliseconds: on Ctrl+C, workers get 5 s to finish theirs (not
     # gunicorn's 30), so that a worker stopped while it still boots holds nobody up.
     try:
-        Server(host, port, backend, {"workers": workers, "accesslog": "-", "preload_app": True,
+        Server(host, port, backend, {"workers": workers, "preload_app": True,
+                                     "accesslog": "-" if access_log else None,
                                      "graceful_timeout": 5}, base_url, stop).run()
     finally:
         stop()

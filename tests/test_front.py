@@ -7,7 +7,8 @@ import asyncio
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -18,31 +19,17 @@ LIMITS = Limits(first_byte=0.5, head=0.5, keepalive=0.5, body_rate=1024, body_gr
                 body_bytes=4096)
 
 
-@pytest.fixture
-def front(tmp_path: Path) -> Iterator[tuple[int, list[bytes]]]:
-    """The front on a loopback port, plain HTTP, before a backend that records each
-    request it gets and answers with its length; yields the port and the records."""
+@contextmanager
+def front_before(tmp_path: Path, answer: Callable, limits: Limits = LIMITS) -> Iterator[int]:
+    """The front on a loopback port, plain HTTP, before a backend whose connections
+    ``answer`` serves; yields the port."""
     backend = str(tmp_path / "workers.sock")
-    seen: list[bytes] = []
     loop = asyncio.new_event_loop()
-
-    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        head = await reader.readuntil(b"\r\n\r\n")
-        length = [int(line.split(b":")[1]) for line in head.split(b"\r\n")
-                  if line.lower().startswith(b"content-length:")]
-        body = await reader.readexactly(length[0]) if length else b""
-        seen.append(head + body)
-        text = f"{len(head + body)}".encode()
-        writer.write(b"HTTP/1.1 200 OK\r\nServer: stand-in\r\nConnection: close\r\n"
-                     b"Content-Length: " + str(len(text)).encode() + b"\r\n\r\n" + text)
-        await writer.drain()
-        writer.close()
-
     sock = socket.socket()
     sock.bind(("127.0.0.1", 0))
     sock.listen()
     sock.setblocking(False)
-    server = Front("127.0.0.1", 0, backend, lambda: None, LIMITS, sock=sock)
+    server = Front("127.0.0.1", 0, backend, lambda: None, limits, sock=sock)
 
     async def main() -> None:
         await asyncio.start_unix_server(answer, backend)
@@ -59,11 +46,33 @@ def front(tmp_path: Path) -> Iterator[tuple[int, list[bytes]]]:
     thread = threading.Thread(target=loop.run_forever, daemon=True)
     thread.start()
     time.sleep(0.2)
-    yield sock.getsockname()[1], seen
+    yield sock.getsockname()[1]
     asyncio.run_coroutine_threadsafe(stop(), loop)
     thread.join(5)
     loop.close()
     sock.close()
+
+
+@pytest.fixture
+def front(tmp_path: Path) -> Iterator[tuple[int, list[bytes]]]:
+    """The front before a backend that records each request it gets and answers with its
+    length; yields the port and the records."""
+    seen: list[bytes] = []
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        head = await reader.readuntil(b"\r\n\r\n")
+        length = [int(line.split(b":")[1]) for line in head.split(b"\r\n")
+                  if line.lower().startswith(b"content-length:")]
+        body = await reader.readexactly(length[0]) if length else b""
+        seen.append(head + body)
+        text = f"{len(head + body)}".encode()
+        writer.write(b"HTTP/1.1 200 OK\r\nServer: stand-in\r\nConnection: close\r\n"
+                     b"Content-Length: " + str(len(text)).encode() + b"\r\n\r\n" + text)
+        await writer.drain()
+        writer.close()
+
+    with front_before(tmp_path, answer) as port:
+        yield port, seen
 
 
 def exchange(port: int, data: bytes, *, pause: float = 0.0) -> bytes:
@@ -155,3 +164,39 @@ def test_expect_continue_is_answered_before_the_body(front):
         client.sendall(b"abc")
         assert client.recv(65536).startswith(b"HTTP/1.1 200")
     assert seen[0].endswith(b"abc") and b"Expect" not in seen[0]
+
+
+@pytest.mark.parametrize("method", [b"GET", b"HEAD"])
+def test_a_worker_is_given_back_once_its_answer_is_read_however_slowly_the_client_reads(
+        tmp_path, method):
+    """A worker takes no other request until the front closes its connection (gunicorn
+    lingers on its end after an answer): the front reads the answer whole and closes, then
+    sends it to the client at the client's pace."""
+    body = bytes(range(256)) * 24_000  # 6 MB: more than the kernel buffers between the two
+    closed: list[float] = []
+
+    async def answer(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        await reader.readuntil(b"\r\n\r\n")
+        writer.write(b"HTTP/1.1 200 OK\r\nContent-Length: %d\r\n\r\n" % len(body)
+                     + (body if method == b"GET" else b""))
+        await writer.drain()
+        writer.write_eof()
+        await reader.read()  # until the front closes its end, as gunicorn does
+        closed.append(time.monotonic())
+        writer.close()
+
+    limits = Limits(answer_bytes=len(body))
+    with front_before(tmp_path, answer, limits) as port, socket.socket() as client:
+        client.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        client.settimeout(5)
+        client.connect(("127.0.0.1", port))
+        client.sendall(method + b" /backup HTTP/1.1\r\nHost: a\r\nConnection: close\r\n\r\n")
+        time.sleep(1)  # a phone on a poor line, not reading yet
+        reading = time.monotonic()
+        received = b""
+        while chunk := client.recv(1 << 20):
+            received += chunk
+    assert closed and closed[0] < reading
+    head, _, sent = received.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 200 OK") and b"Content-Length: 6144000" in head
+    assert sent == (body if method == b"GET" else b"")

@@ -1,9 +1,10 @@
-"""The polls answered beneath the app (web/polls.py): an unchanged sheet's 204 without
-Flask's way through a request, and everything else left to the app, which answers it as
-before."""
+"""The polls answered beneath the app (web/polls.py): an unchanged sheet's 204 and the live
+part every follower shares without Flask's way through a request, and everything else left
+to the app, which answers it as before."""
 
 from __future__ import annotations
 
+import gzip
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 
@@ -147,3 +148,91 @@ def test_a_follower_asks_since_the_version_it_shows(app, table: Table, served):
     assert answers[0].headers["ETag"] == answers[1].headers["ETag"]
     assert "Set-Cookie" not in answers[1].headers
     assert f"-{version + 1}-" in answers[0].headers["ETag"]
+
+
+def changed_since(table: Table) -> tuple[str, int, str]:
+    """A match, the version a follower's page shows, and its poll, after a bid since."""
+    match_id = table.new_match("navawhist", NAMES)
+    version = table.sheet(match_id)["version"]
+    assert table.bid(match_id, 0).status_code == 303
+    return match_id, version, f"/matches/{match_id}/live?since={version}"
+
+
+def answer_of(response) -> tuple[int, list[tuple[str, str]], bytes]:
+    return response.status_code, sorted(response.headers.items()), response.data
+
+
+def test_a_follower_gets_the_answer_the_app_gave_the_first_follower_of_its_language(
+        app, table: Table, served):
+    match_id, version, poll = changed_since(table)
+    english = {**HTMX, "Accept-Language": "en", "Accept-Encoding": "gzip"}
+    served.clear()
+    first = app.test_client().get(poll, headers=english)
+    assert first.status_code == 200 and first.headers["Content-Encoding"] == "gzip"
+    assert served == ["matches.live"]
+    # Another follower, and the first again: the same answer, headers and bytes, from
+    # beneath the app.
+    again = [app.test_client().get(poll, headers=english),
+             app.test_client().get(poll.replace(f"={version}", "=0"), headers=english)]
+    assert [answer_of(a) for a in again] == [answer_of(first)] * 2
+    assert served == ["matches.live"]
+    # Italian is the app's to answer once, then every Italian follower's, by the browser's
+    # language or the one it chose.
+    italian = app.test_client().get(poll, headers={**english, "Accept-Language": "it"})
+    assert served == ["matches.live"] * 2 and italian.data != first.data
+    chooser = app.test_client()
+    chooser.set_cookie("lang", "it")
+    assert answer_of(chooser.get(poll, headers=english)) == answer_of(italian)
+    assert served == ["matches.live"] * 2
+    assert "Totale" in gzip.decompress(italian.data).decode()
+    # Without gzip, over HTTPS: answers of their own, each the app's once.
+    plain = app.test_client().get(poll, headers={**HTMX, "Accept-Language": "en"})
+    assert "Content-Encoding" not in plain.headers
+    assert plain.data == gzip.decompress(first.data)
+    secure = app.test_client().get(poll, headers=english, base_url="https://localhost")
+    assert secure.headers["Strict-Transport-Security"] == "max-age=31536000"
+    assert served == ["matches.live"] * 4
+    assert app.test_client().get(poll, headers=english, base_url="https://localhost").data \
+        == secure.data
+    assert served == ["matches.live"] * 4
+    # A new version is the app's to answer again, and shows the new sheet.
+    assert table.bid(match_id, 1).status_code == 303
+    served.clear()
+    newer = app.test_client().get(poll, headers=english)
+    assert served == ["matches.live"]
+    assert f'data-version="{version + 2}"' in gzip.decompress(newer.data).decode()
+
+
+def test_a_phone_that_may_edit_or_asks_its_own_way_gets_the_apps_answer(
+        app, table: Table, served):
+    match_id, version, poll = changed_since(table)
+    follower = app.test_client().get(poll, headers=HTMX)
+    served.clear()
+    # The table's own phone (it has a device, and edits): its answer is the whole sheet.
+    own = table.client.get(poll, headers=HTMX)
+    assert own.status_code == 200 and own.data != follower.data
+    # A follower whose browser revalidates, or that shows a notice.
+    app.test_client().get(poll, headers={**HTMX, "If-None-Match": 'W/"old"'})
+    app.test_client().get(f"{poll}&notice=1", headers=HTMX)
+    assert served == ["matches.live"] * 3
+    # A household where every phone edits: each poll is the app's.
+    app.config["OPEN_EDIT"] = True
+    app.test_client().get(poll, headers=HTMX)
+    assert served == ["matches.live"] * 4
+
+
+def test_an_answer_that_sets_a_cookie_is_not_given_again(app, table: Table, served):
+    match_id, version, poll = changed_since(table)
+    cookies = iter([True])
+
+    def set_one_cookie(response):
+        if next(cookies, False):
+            response.set_cookie("once", "1")
+        return response
+
+    app.after_request_funcs.setdefault(None, []).append(set_one_cookie)
+    served.clear()
+    assert "once=1" in app.test_client().get(poll, headers=HTMX).headers["Set-Cookie"]
+    assert "Set-Cookie" not in app.test_client().get(poll, headers=HTMX).headers
+    assert "Set-Cookie" not in app.test_client().get(poll, headers=HTMX).headers
+    assert served == ["matches.live"] * 2

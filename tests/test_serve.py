@@ -18,6 +18,7 @@ import urllib.request
 import zipfile
 from pathlib import Path
 
+import pytest
 import segno
 
 from bench import slow
@@ -247,3 +248,24 @@ def test_the_server_and_its_workers_run_without_docstrings_or_the_certificates_l
             assert Path(f"/proc/{process}/cmdline").read_bytes().split(b"\0")[1] == b"-OO"
             assert "cryptography" not in Path(f"/proc/{process}/maps").read_text()
         assert (tmp_path / "run.db").stat().st_size > 0  # migrated all the same
+
+
+@pytest.mark.parametrize("flags, logged", [([], False), (["--access-log"], True)])
+def test_the_terminal_keeps_the_codes_in_view_unless_asked_for_a_line_a_request(
+        tmp_path, flags, logged):
+    """Every following phone polls every 4 s: a line for each request would push the
+    addresses and their codes off the terminal within seconds (and cost every request)."""
+    port = free_port()
+    command = [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host",
+               "127.0.0.1", "--port", str(port), "--workers", "1", *flags]
+    with served(tmp_path / "run.db", command=command, port=port) as server:
+        banner = len(server.lines)
+        for _ in range(3):
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/health") as answer:
+                assert answer.read() == b"ok"
+        deadline = time.monotonic() + (10 if logged else 1)
+        while time.monotonic() < deadline and len(server.lines) < banner + 3:
+            time.sleep(0.05)
+        after = server.lines[banner:]
+    assert any('"GET /health HTTP/1.1" 200' in line for line in after) is logged
+    assert len(after) == (3 if logged else 0)

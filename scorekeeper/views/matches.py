@@ -27,7 +27,7 @@ from ..engine.ledger import Conflict, bump_table, redo, reopen, seat_players, un
 from ..engine.printing import download_name
 from ..models import NAME_LENGTH, Change, Match, Seat, clean_name
 from ..rules import GAMES, RuleError
-from ..web import pagecache
+from ..web import pagecache, polls
 from ..web.access import can_edit, is_member, version_with_right
 from ..web.forms import StepForm, match_form
 from ..web.games import spec_of
@@ -249,6 +249,8 @@ def live(match_id: str):
     ).response()
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
+    # The next followers of this language get this answer beneath the app (web/polls.py).
+    request.environ[polls.SHARED] = (match_id, version, str(get_locale()))
     return response
 
 

@@ -12,7 +12,7 @@ from flask import Flask
 from . import access, assets, entry, errors, i18n, links, security, templating
 from .forms import csrf
 from .games import EXTENSION, GameSpec
-from .polls import answer_unchanged_polls as answer_unchanged_polls
+from .polls import answer_polls as answer_polls
 
 
 def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:

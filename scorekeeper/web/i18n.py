@@ -10,6 +10,7 @@ import flask_babel
 from flask import Flask, current_app, g, request, url_for
 from flask_babel import Babel, get_domain, get_locale, get_translations, gettext
 from markupsafe import Markup, escape
+from werkzeug.wrappers import Request as BaseRequest
 
 from ..rules import RuleError
 
@@ -19,11 +20,17 @@ YEAR = 365 * 24 * 3600
 
 def select_locale() -> str:
     """The remembered language if any, else the browser's best match."""
+    return language_of(request)
+
+
+def language_of(asking: BaseRequest) -> str:
+    """The language a request is answered in: :func:`select_locale`'s choice, for a request
+    read beneath the app as well (``web.polls``)."""
     languages = current_app.config["LANGUAGES"]
-    chosen = request.cookies.get(COOKIE)
+    chosen = asking.cookies.get(COOKIE)
     if chosen in languages:
         return chosen
-    return request.accept_languages.best_match(languages) or languages[0]
+    return asking.accept_languages.best_match(languages) or languages[0]
 
 
 def rule_message(error: RuleError, names: list[str] | None = None) -> str:

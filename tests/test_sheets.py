@@ -132,11 +132,14 @@ def test_weasyprint_is_never_imported_by_the_app_process(tmp_path):
                                                 (3, ["Anna", "Bruno", "Massimiliano Terzi"])])
 def test_a_printed_row_is_one_line_of_fields_that_fits_its_page(app, table, players, names):
     """Every row's figures, and the totals, are fields of one width: as wide as the widest
-    figures and the heading (up to WIDEST_NAME); the font as large as the page allows."""
+    figures and the heading (up to WIDEST_NAME); a row's leading cells are fields as wide
+    as their heading and widest cell, a dealer's name cut short past WIDEST_NAME; the whole
+    line in a font as large as the page allows. The rows are printed in blocks of lines."""
     from scorekeeper.db import db
     from scorekeeper.engine.printing import (
-        FIGURES_MM,
+        BLOCK,
         LARGEST_PT,
+        LINE_MM,
         MONO_EM,
         PORTRAIT_COLUMNS,
         WIDEST_NAME,
@@ -162,6 +165,21 @@ def test_a_printed_row_is_one_line_of_fields_that_fits_its_page(app, table, play
     widest = max(len(cell) for row in printed.rows for cell in row.cells)
     heading = max(len(name) for name in names)
     assert printed.field == max(widest, min(heading, WIDEST_NAME - 2), 7) + 2
-    width_mm = printed.field * players * MONO_EM * printed.size * 25.4 / 72
-    assert width_mm <= FIGURES_MM[players > PORTRAIT_COLUMNS]
-    assert printed.size == LARGEST_PT or width_mm > 0.97 * FIGURES_MM[players > PORTRAIT_COLUMNS]
+    full = [printed.text([row]) for row in printed.rows]
+    lead = sum(printed.widths)
+    assert {len(line) for line in full} == {lead + printed.field * players}
+    assert [line[lead:] for line in full] == lines
+    for row, line in zip(printed.rows, full, strict=True):
+        number, dealer = line[:printed.widths[0]], line[lead - printed.widths[-1]:lead]
+        assert number.split() == [str(row.number)] and number.endswith(f"{row.number} ")
+        name = row.lead[-1]
+        assert dealer.strip() == (name if len(name) <= WIDEST_NAME - 2 else "Massimiliano…")
+    assert printed.widths[-1] == min(max(len(printed.lead[-1][0]), *map(len, names)) + 2,
+                                     WIDEST_NAME)
+    width_mm = (lead + printed.field * players) * MONO_EM * printed.size * 25.4 / 72
+    assert width_mm <= LINE_MM[players > PORTRAIT_COLUMNS]
+    assert printed.size == LARGEST_PT or width_mm > 0.97 * LINE_MM[players > PORTRAIT_COLUMNS]
+    blocks = printed.blocks()
+    assert [row for block in blocks for row in block] == list(printed.rows)
+    assert [len(block) for block in blocks] == [BLOCK, BLOCK, 2]
+    assert printed.text(blocks[0]).split("\n") == full[:BLOCK]

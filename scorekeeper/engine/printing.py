@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
@@ -88,15 +89,25 @@ class PrintedRow:
     note: str = ""
 
 
-# The figures of a printed row are one line of a monospaced font, each column a field of
-# the same number of characters. The line's font is as large as ``LARGEST_PT`` or as the
-# width ``FIGURES_MM`` allows (an A4 page less its margins, see static/css/print.css, and
-# the leading columns), portrait or landscape; ``MONO_EM`` is a character's width in em.
-FIGURES_MM = {False: 145.0, True: 225.0}
+# A printed row is one line of a monospaced font: its leading cells, then each column's
+# figures, every one a field of so many characters. The line's font is as large as
+# ``LARGEST_PT`` or as the width ``LINE_MM`` allows (an A4 page less its margins and the
+# table's rules, see static/css/print.css), portrait or landscape; ``MONO_EM`` is a
+# character's width in em.
+LINE_MM = {False: 187.0, True: 273.0}
 LARGEST_PT = 8.5
 MONO_EM = 0.602
 NAME_FIELD = 9  # the narrowest field, in characters: the room of a player's name above it
-WIDEST_NAME = 16  # a field widened for its heading is at most this wide
+WIDEST_NAME = 16  # a field widened for its heading is at most this wide; a dealer's name too
+# Played rows are printed in blocks of this many lines, a box for WeasyPrint per block: a
+# 200-game sheet is forty boxes, and its PDF takes half the time it took at a box a row.
+# A rule is drawn under each block.
+BLOCK = 5
+# A rule between two fields, as a background image (a gradient of one colour would fill
+# the whole table: WeasyPrint paints it as a colour).
+RULE = "linear-gradient(to right, #777 0.4pt, transparent 0.4pt)"
+# The leading cells' alignment in their fields, by kind: numbers right, words left.
+RIGHT_ALIGNED = frozenset({"num", "cards"})
 
 
 @dataclass(frozen=True)
@@ -104,9 +115,11 @@ class PrintedSheet:
     """The table of a printed match: its headings, played rows and blank rows to fill in.
 
     Each column's cell holds the hand's detail, its points and the running total as one line
-    of aligned figures (``legend`` names them), and a row's cells are one line of text
-    (:meth:`line`): for the PDF renderer a paper sheet of two hundred games is a few
-    hundred boxes, not a box per cell.
+    of aligned figures (``legend`` names them). A row is one line of text (:meth:`text`),
+    its leading cells then its columns, and the rows are printed in blocks of lines
+    (:meth:`blocks`), the table's background drawing the rules between the fields
+    (:meth:`rules`): for the PDF renderer a paper sheet of two hundred games is about forty
+    boxes, not a box per cell.
     """
 
     lead: tuple[tuple[str, str], ...]  # heading and kind (num, name, word) of leading cells
@@ -116,6 +129,7 @@ class PrintedSheet:
     omitted: int = 0  # rows of the match before the first one printed
     field: int = NAME_FIELD  # characters of each column's field in a line
     size: float = LARGEST_PT  # the font size of the lines, in points
+    widths: tuple[int, ...] = ()  # characters of each leading cell's field
 
     def line(self, cells: Sequence[str]) -> str:
         """The cells as one line of fields, each right-aligned with a space either side.
@@ -124,6 +138,56 @@ class PrintedSheet:
         '   12    −3 '
         """
         return "".join(f" {cell:>{self.field - 2}} " for cell in cells)
+
+    def lead_line(self, cells: Sequence[str]) -> str:
+        """The leading cells as fields of ``widths`` characters, a number to the right, a
+        word to the left; a word too long for its field is cut short with an ellipsis.
+
+        >>> PrintedSheet((("#", "num"), ("D", "name")), "", (), (), widths=(4, 7)).lead_line(
+        ...     ["12", "Massimo"])
+        ' 12  Mass… '
+        """
+        fields = []
+        for cell, (_heading, kind), width in zip(cells, self.lead, self.widths, strict=True):
+            room = width - 2
+            text = cell if len(cell) <= room else cell[:room - 1].rstrip() + "…"
+            fields.append(f" {text:>{room}} " if kind in RIGHT_ALIGNED else f" {text:<{room}} ")
+        return "".join(fields)
+
+    def rules(self, columns: int) -> str:
+        """The table's background, drawn once a page: a rule between two leading fields,
+        and before each of the ``columns`` fields (a block of rows is one box across them,
+        so no cell can draw them). The table's border draws the outer ones.
+
+        >>> for part in PrintedSheet((), "", (), (), field=10, widths=(4,)).rules(2).split("; "):
+        ...     print(part)
+        background-image: linear-gradient(to right, #777 0.4pt, transparent 0.4pt), \
+linear-gradient(to right, #777 0.4pt, transparent 0.4pt)
+        background-size: 1pt 100%, 1pt 100%
+        background-repeat: no-repeat, no-repeat
+        background-position: 2.408em 0, 8.428em 0
+        """
+        edges = list(itertools.accumulate([*self.widths, *[self.field] * columns]))[:-1]
+        layers = {"image": [RULE] * len(edges), "size": ["1pt 100%"] * len(edges),
+                  "repeat": ["no-repeat"] * len(edges),
+                  "position": [f"{x * MONO_EM:.3f}em 0" for x in edges]}
+        return "; ".join(f"background-{key}: {', '.join(values)}"
+                         for key, values in layers.items())
+
+    def blocks(self) -> list[tuple[PrintedRow, ...]]:
+        """The played rows in blocks of up to ``BLOCK``; a row with a note is a block of
+        its own (its note is printed across the figures' fields)."""
+        blocks: list[list[PrintedRow]] = []
+        for row in self.rows:
+            if row.note or not blocks or blocks[-1][0].note or len(blocks[-1]) == BLOCK:
+                blocks.append([row])
+            else:
+                blocks[-1].append(row)
+        return [tuple(block) for block in blocks]
+
+    def text(self, block: Sequence[PrintedRow]) -> str:
+        """The rows of ``block`` as lines of text, one a row."""
+        return "\n".join(self.lead_line(row.lead) + self.line(row.cells) for row in block)
 
 
 def number_text(value: Any) -> str:
@@ -191,11 +255,18 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
     field = max([NAME_FIELD - 2, min(max(headings), WIDEST_NAME - 2)]
                 + [len(cell) for row in rows for cell in row.cells]
                 + [len(number_text(total)) for total in sheet.totals]) + 2
-    characters = field * len(sheet.columns)
-    size = min(LARGEST_PT, FIGURES_MM[len(names) > PORTRAIT_COLUMNS]
+    # A leading field is as wide as its heading and its widest cell, a dealer's name up to
+    # WIDEST_NAME characters; together they hold the word Total.
+    widths = [max([len(heading)] + [len(row.lead[i]) for row in (*rows, *blank)]) + 2
+              for i, (heading, _kind) in enumerate(lead)]
+    widths = [min(width, WIDEST_NAME) if kind == "name" else width
+              for width, (_heading, kind) in zip(widths, lead, strict=True)]
+    widths[0] += max(0, len(_("Total")) + 2 - sum(widths))
+    characters = sum(widths) + field * len(sheet.columns)
+    size = min(LARGEST_PT, LINE_MM[len(names) > PORTRAIT_COLUMNS]
                / (characters * MONO_EM * 25.4 / 72))
     return PrintedSheet(tuple(lead), legend, rows, tuple(blank), len(sheet.rows) - len(shown),
-                        field, int(size * 10) / 10)
+                        field, int(size * 10) / 10, tuple(widths))
 
 
 def _slug(text: str, length: int = 12) -> str:

@@ -9,6 +9,7 @@ that installs the certificate; then the table's secure address.
 
 from __future__ import annotations
 
+import functools
 import ipaddress
 import multiprocessing
 import os
@@ -16,6 +17,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
@@ -91,6 +93,34 @@ def banner(host: str, port: int, out: IO[str] | None, base_url: str | None = Non
     print("Stop the server with Ctrl+C.\n", file=out, flush=True)
 
 
+GIVE_BACK_EVERY = 5.0  # seconds between two looks for memory to give back, at most
+_given_back = [0.0]
+
+
+def give_back_memory(_worker: Any, _request: Any, _environ: Any, _response: Any) -> None:
+    """After a request, at most every few seconds: give the system back the memory the
+    worker freed (C's allocator keeps it, in holes between what is still held, after an
+    answer as large as a 200-game sheet or its PDF's page), where the C library can
+    (``malloc_trim``, glibc's; elsewhere nothing is done). A look costs about a
+    millisecond."""
+    now = time.monotonic()
+    if now - _given_back[0] < GIVE_BACK_EVERY:
+        return
+    _given_back[0] = now
+    trim = _malloc_trim()
+    if trim is not None:
+        trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Any:
+    import ctypes
+    import ctypes.util
+
+    name = ctypes.util.find_library("c")
+    return getattr(ctypes.CDLL(name), "malloc_trim", None) if name else None
+
+
 class Server(BaseApplication):
     """gunicorn's sync workers on a Unix socket that only the front reaches."""
 
@@ -114,6 +144,7 @@ class Server(BaseApplication):
         self.cfg.set("when_ready",
                      lambda _server: banner(self.host, self.port, sys.stdout, self.base_url))
         self.cfg.set("on_exit", lambda _server: self.stop())
+        self.cfg.set("post_request", give_back_memory)
 
     def load(self):
         from . import create_app

@@ -170,10 +170,16 @@ def test_bid_with_htmx_returns_a_small_fragment(table, client):
     assert text.lstrip().startswith('<section class="entry" id="entry"')
     assert "<html" not in text and 'id="live"' not in text
     assert "Carla bids" in text
-    # the row of hand 1 (Bruno's bid shown), the names (Carla to act) and the actions
+    # the row of hand 1 (Bruno's bid shown), the names (Carla to act), Undo, which takes
+    # back Bruno's bid, and Abandon, whose form carries the new version too; nothing else
+    # among the actions changes, and it is not sent
     assert 'id="hand-1" hx-swap-oob="true"' in text and "1/</span>" in text
     assert 'id="names-row" hx-swap-oob="true"' in text
-    assert 'id="actions" hx-swap-oob="true"' in text and f'value="{sheet["version"] + 1}"' in text
+    undo = text.split('id="undo-redo" hx-swap-oob="true"', 1)[1].split("</span>", 1)[0]
+    assert "Undo: Bruno bid 1" in undo and f'value="{sheet["version"] + 1}"' in undo
+    abandon = text.split('id="abandon" hx-swap-oob="true"', 1)[1].split("</span>", 1)[0]
+    assert "Abandon the match" in abandon and f'value="{sheet["version"] + 1}"' in abandon
+    assert 'id="actions"' not in text and "History" not in text
     # a refusal sends the panel again with its message beside the keypad, focused
     response = table.post(f"/matches/{match_id}/navawhist/bid", {
         "version": sheet["version"] + 1, "number": 1, "seat": 2, "bid": 9},

@@ -5,9 +5,10 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
-from sqlalchemy import event
+from sqlalchemy import event, update
 
 from scorekeeper.db import db
+from scorekeeper.models import Match
 from scorekeeper.rules import navawhist
 
 
@@ -71,20 +72,31 @@ def test_a_sheet_page_unchanged_since_it_was_served_costs_one_query(app, table, 
 
 
 def test_a_tap_loads_its_match_with_the_right_to_change_it_in_one_query(app, table, client):
-    """A bid asks for the match, its seats and this phone's right to change it once, then
-    writes: nothing else is read before the version is claimed. A phone that was never given
-    the right is still refused, without a write."""
+    """A bid asks for the match's row and this phone's right to change it once, then writes:
+    nothing else is read before the version is claimed. The match's seats and players are
+    read by a worker's first change to that match only, and kept. A phone that was never
+    given the right is still refused, without a write."""
     match_id = play(table, 4, 1)
+
+    def bid() -> list[str]:
+        sheet = table.sheet(match_id)
+        nxt = sheet["next"]
+        with counting(app) as queries:
+            response = table.post(f"/matches/{match_id}/navawhist/bid", {
+                "version": sheet["version"], "number": nxt["number"],
+                "seat": nxt["info"]["bidder"], "bid": 0}, headers={"HX-Request": "true"})
+        assert response.status_code == 200, response.get_data(as_text=True)[:500]
+        return queries
+
+    app.extensions["scorekeeper.caches"]["changing"].clear()  # as in a worker just started
+    for reads in (["matches", "seats"], ["matches"]):
+        queries = bid()
+        claim = next(i for i, q in enumerate(queries) if q.lstrip().upper().startswith("UPDATE"))
+        assert claim == len(reads), "\n".join(q[:70] for q in queries[:claim])
+        assert "tournament" in queries[0] and "seats" not in queries[0]
+        if len(reads) > 1:
+            assert "seats" in queries[1] and "players" in queries[1]
     sheet = table.sheet(match_id)
-    nxt = sheet["next"]
-    with counting(app) as queries:
-        response = table.post(f"/matches/{match_id}/navawhist/bid", {
-            "version": sheet["version"], "number": nxt["number"], "seat": nxt["info"]["bidder"],
-            "bid": 0}, headers={"HX-Request": "true"})
-    assert response.status_code == 200, response.get_data(as_text=True)[:500]
-    claim = next(i for i, q in enumerate(queries) if q.lstrip().upper().startswith("UPDATE"))
-    assert claim == 1, "\n".join(q[:70] for q in queries[:claim])
-    assert "matches" in queries[0] and "seats" in queries[0] and "players" in queries[0]
     stranger = app.test_client()
     token = re.search(r'name="csrf_token" value="([^"]+)"',
                       stranger.get("/matches/new").get_data(as_text=True)).group(1)
@@ -94,3 +106,24 @@ def test_a_tap_loads_its_match_with_the_right_to_change_it_in_one_query(app, tab
             "seat": 0, "bid": 0})
     assert refused.status_code == 403
     assert not [q for q in queries if q.lstrip().upper().startswith(("UPDATE", "INSERT"))]
+
+
+def test_a_tap_sees_its_match_as_stored_not_as_the_worker_kept_it(app, table, client):
+    """What a worker keeps of a match it changed is only what never changes (its seats and
+    players): a tap after another worker abandoned the match, or named its place, sees
+    both, and stores nothing."""
+    match_id = play(table, 4, 1)
+    with app.app_context():
+        db.session.execute(update(Match).where(Match.id == match_id).values(
+            place="Bar Sport", abandoned=True, version=Match.version + 1))
+        db.session.commit()
+    sheet = table.sheet(match_id)
+    nxt = sheet["next"]
+    refused = table.post(f"/matches/{match_id}/navawhist/bid", {
+        "version": sheet["version"], "number": nxt["number"], "seat": nxt["info"]["bidder"],
+        "bid": 0}, headers={"HX-Request": "true"})
+    assert refused.status_code == 422
+    assert "This match was abandoned" in refused.get_data(as_text=True)
+    assert "Bar Sport" in table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert table.sheet(match_id)["version"] == sheet["version"]
+    assert table.sheet(match_id)["next"]["info"]["bids"] == nxt["info"]["bids"]

@@ -269,3 +269,21 @@ def test_the_terminal_keeps_the_codes_in_view_unless_asked_for_a_line_a_request(
         after = server.lines[banner:]
     assert any('"GET /health HTTP/1.1" 200' in line for line in after) is logged
     assert len(after) == (3 if logged else 0)
+
+
+def test_a_worker_gives_back_the_memory_it_freed_at_most_every_few_seconds(monkeypatch):
+    """After a request, a worker hands the memory its C allocator keeps free back to the
+    system (glibc's ``malloc_trim``), but not more often than every few seconds; the
+    server's workers do it after every request they serve."""
+    trims, clock, real_trim = [], [1000.0], serve._malloc_trim
+    monkeypatch.setattr(serve, "_malloc_trim", lambda: trims.append)
+    monkeypatch.setattr(serve.time, "monotonic", lambda: clock[0])
+    monkeypatch.setattr(serve, "_given_back", [0.0])
+    for step in (0.0, 1.0, serve.GIVE_BACK_EVERY - 1.5, 0.6, 0.1, serve.GIVE_BACK_EVERY):
+        clock[0] += step
+        serve.give_back_memory(None, None, {}, None)
+    assert trims == [0, 0, 0]
+    server = serve.Server("127.0.0.1", 0, "/tmp/unused.sock", {}, None, lambda: None)
+    assert server.cfg.post_request is serve.give_back_memory
+    if sys.platform.startswith("linux"):  # glibc's own
+        assert real_trim() is not None

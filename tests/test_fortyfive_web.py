@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 
 import pytest
+from sqlalchemy import select
 
-from scorekeeper.models import Change
+from scorekeeper.db import db
+from scorekeeper.models import Change, Hand
 from scorekeeper.rules import fortyfive
 
-from .conftest import count, pdf_text
+from .conftest import count, migrated_app, pdf_text
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 HTMX = {"HX-Request": "true"}
@@ -430,3 +432,31 @@ def test_other_games_do_not_answer_here(table, client):
     other = table.new_match("cavallore", ["Anna"])
     assert client.get(f"/matches/{other}/fortyfive/1/edit").status_code == 404
     assert table.post(f"/matches/{other}/fortyfive/hand", {"version": 0}).status_code == 404
+
+
+def stored_hand_numbers(app, match_id: str) -> list[int]:
+    """The numbers of the match's hands as the database holds them, read cold."""
+    with app.app_context():
+        return list(db.session.scalars(
+            select(Hand.number).where(Hand.match_id == match_id).order_by(Hand.number)))
+
+
+def test_a_hand_saved_after_a_refusal_is_stored(table, app):
+    # Two players alone: a bonus for a player with no trick is refused, then the hand
+    # entered legally is stored, not only shown (the refusal once left the worker's
+    # stored hands holding the refused hand).
+    match = table.new_match("fortyfive", NAMES[:2])
+    ff = FortyFive(table, match)
+    refused = ff.side_tricks([5, 0], bonus_side=1)
+    assert refused.status_code == 422
+    assert stored_hand_numbers(app, match) == []
+    assert ff.side_tricks([3, 2], bonus_side=0).status_code == 303
+    assert stored_hand_numbers(app, match) == [1]
+    assert len(table.sheet(match)["hands"]) == 1
+    # The next legal hand too, entered after a refused one through the trick winners.
+    assert ff.tap_winners([0, 1, 0, 1, 1], bonus=0).status_code == 303
+    assert stored_hand_numbers(app, match) == [1, 2]
+    # A second server on the same database, with caches of its own, shows the same sheet.
+    other = migrated_app(app.config["SQLALCHEMY_DATABASE_URI"])
+    cold = other.test_client().get(f"/matches/{match}.json").get_json()
+    assert cold["totals"] == table.sheet(match)["totals"] == [35, 25]

@@ -39,10 +39,11 @@ def hand_inputs() -> Any:
     return cache("inputs", inputs_weight)
 
 
-def stored_hands(match: Match) -> list[dict[str, Any]]:
-    """The inputs of the match's stored hands in order, read once per version: never change
-    them (a change is a new list, stored by the ledger)."""
-    return hand_inputs().get((match.id, match.version), lambda: list(
+def stored_hands(match: Match) -> tuple[dict[str, Any], ...]:
+    """The inputs of the match's stored hands in order, read once per version: a tuple, so
+    that no caller can add to what every later request of the worker reads (a change is a
+    new list, stored by the ledger)."""
+    return hand_inputs().get((match.id, match.version), lambda: tuple(
         db.session.connection().execute(_HANDS, {"match": match.id}).scalars()))
 
 

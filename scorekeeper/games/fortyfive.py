@@ -238,7 +238,7 @@ def _preview(match: Match, entry: Entry) -> Entry:
     """The hand scored on the match (or why the rules refuse it) once it is complete."""
     if not _complete(entry):
         return entry
-    hands = stored_hands(match)
+    hands = list(stored_hands(match))
     data = _data(entry, len(match.seats))
     if entry.number <= len(hands):
         hands[entry.number - 1] = data

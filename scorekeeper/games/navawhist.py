@@ -131,7 +131,7 @@ def tricks(match_id: str):
 
 def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, Any]):
     """The tricks panel with what is left to assign and, once complete, each player's points."""
-    hands = stored_hands(match)[: form.number.data - 1] + [data]
+    hands = [*stored_hands(match)[: form.number.data - 1], data]
     left = navawhist.tricks_left(sheet.next.info.cards, data["tricks"])
     row, error = None, None
     if left == 0:

@@ -16,7 +16,7 @@ PORT ?= 5000
 
 WORKERS ?= 2
 
-.PHONY: run dev test test-fast test-postgres lint bench serve babel clean
+.PHONY: run dev test test-cold test-fast test-postgres lint bench serve babel clean
 
 $(BIN)/python:
 	py="$(PYTHON)"; [ -n "$$py" ] || py=$$(scripts/find-python) || exit 1; "$$py" -m venv $(VENV)
@@ -39,9 +39,19 @@ dev: $(VENV)/.installed
 	$(APP) db upgrade
 	$(APP) run --debug --host 127.0.0.1 --port $(PORT)
 
+# Tests run on TEST_WORKERS processes (pytest-xdist); `.ci/postgres` makes a database for
+# each of up to 4.
+TEST_WORKERS ?= 2
+
+# The whole suite, then the web and browser tests again with every in-process cache off:
+# no answer may depend on what a worker kept (docs/architecture.md, "What a worker keeps").
 test: $(VENV)/.installed-test
 	$(BIN)/ruff check .
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(TEST_WORKERS)
+	$(MAKE) --no-print-directory test-cold
+
+test-cold: $(VENV)/.installed-test
+	SCOREKEEPER_CACHES=off $(BIN)/python -m pytest --no-cov -n $(TEST_WORKERS) tests --ignore=tests/rules
 
 # The development loop: everything but the browser and slow tests, without coverage.
 test-fast: $(VENV)/.installed-test
@@ -51,7 +61,7 @@ test-fast: $(VENV)/.installed-test
 # The web tests again on PostgreSQL: TEST_DATABASE_URL names an empty database.
 test-postgres: $(VENV)/.installed-test
 	@test -n "$$TEST_DATABASE_URL" || { echo "set TEST_DATABASE_URL to an empty PostgreSQL database"; exit 2; }
-	$(BIN)/python -m pytest --no-cov tests --ignore=tests/rules
+	$(BIN)/python -m pytest --no-cov -n $(TEST_WORKERS) tests --ignore=tests/rules
 
 bench: $(VENV)/.installed-test
 	$(BIN)/python -m bench

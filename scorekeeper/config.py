@@ -74,10 +74,14 @@ def defaults(instance: Path) -> dict[str, Any]:
         MAX_FORM_MEMORY_SIZE=512 * 1024,
         MAX_FORM_PARTS=300,
         MAX_BACKUP_LENGTH=16 * 1024 * 1024,
+        # The in-process caches (scorekeeper.engine.cache), on unless SCOREKEEPER_CACHES=off:
+        # off, every value is made again from the database at every use (the test suite
+        # runs once so, to show that no answer depends on what a worker kept).
+        CACHES=os.environ.get("SCOREKEEPER_CACHES", "on").lower() not in ("0", "off", "no",
+                                                                         "false"),
         # Bytes each in-process cache of a worker may hold (see scorekeeper.engine.cache).
         CACHE_BUDGETS={"sheets": 8 * 1024 * 1024, "sheet-html": 4 * 1024 * 1024,
-                       "pages": 8 * 1024 * 1024, "answers": 512 * 1024,
-                       "changing": 1024 * 1024},
+                       "pages": 8 * 1024 * 1024, "answers": 512 * 1024},
         # Games besides the five, by module name (docs/architecture.md, "Adding a game").
         GAMES=(),
         # The local certificate authority and the server's certificate (scorekeeper.tls).

@@ -11,16 +11,28 @@ from typing import Any
 import pytest
 from flask import Flask
 from flask.testing import FlaskClient
+from hypothesis import settings
 from pypdf import PdfReader
 
 from scorekeeper import create_app
 from scorekeeper.db import db, upgrade
 from scorekeeper.rules import GAMES
 
+# No time limit per example: the suite runs on two processes of a small machine, where an
+# example's time says nothing (speed is measured by `make bench`, never by a test).
+settings.register_profile("scorekeeper", deadline=None)
+settings.load_profile("scorekeeper")
+
 
 def database_url(tmp_path) -> str:
-    """The test database: TEST_DATABASE_URL when set (PostgreSQL), else a SQLite file."""
-    return os.environ.get("TEST_DATABASE_URL") or f"sqlite:///{tmp_path / 'test.db'}"
+    """The test database: TEST_DATABASE_URL when set (PostgreSQL), else a SQLite file. Under
+    pytest-xdist each worker has a database of its own on the server, named after the given
+    one and the worker (``scorekeeper_test_gw0``: `.ci/postgres` makes them)."""
+    url = os.environ.get("TEST_DATABASE_URL")
+    if not url:
+        return f"sqlite:///{tmp_path / 'test.db'}"
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    return f"{url}_{worker}" if worker else url
 
 
 def migrated_app(url: str) -> Flask:

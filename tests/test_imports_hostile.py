@@ -407,7 +407,8 @@ def test_phones_save_while_a_large_backup_is_imported(app, tmp_path, request):
         longest = max(probe.waits)
         lines.append(f"SQLite's write lock, longest wait of {len(probe.waits)} takes: "
                      f"{longest:.2f} s")
-        assert longest < 2, longest
+        # the import takes many seconds: in one transaction it would hold the lock for all
+        assert longest < 3, longest
     report(request.config, "Import beside saving phones", lines)
     assert longest_save < 5
 

@@ -86,10 +86,11 @@ def later_ratings(monkeypatch, shown):
     """The statistics page shows ``shown`` (name: rating) as the Forty-Five ratings: a
     season's worth of matches, without playing them."""
     from scorekeeper.engine import stats as engine
+    from scorekeeper.engine.cache import thawed
     from scorekeeper.views import tables
 
     def later(table):
-        figures = engine.table_stats(table)
+        figures = thawed(engine.table_stats(table))  # what a worker keeps is frozen
         game = figures.games["fortyfive"]
         game.ratings = {p: engine.Rating(*shown[figures.names[p]]) for p in game.ratings}
         return figures

@@ -113,12 +113,12 @@ def test_a_bid_costs_the_same_queries_at_hand_one_and_hand_ten(table, queries):
             assert table.bid(match_id, 0, seat=seat).status_code == 303
         cards = table.sheet(match_id)["next"]["info"]["cards"]
         assert table.tricks(match_id, [cards, 0, 0, 0]).status_code == 303
-    # Hand one reads once where the match stands in a tournament (nowhere), which later
-    # versions keep, and the seats and players of the match, which the worker keeps.
-    assert len(set(counts[1:])) == 1 and counts[0] == counts[1] + 2, counts
-    # the JSON's match; the match's row with the edit right; the version claimed with the
-    # match's state, the table's version, the hand and the change written
-    assert counts[1] <= 6, "\n".join(q[:60] for q in queries)
+    # The same queries at every hand: the JSON's match; the match with its seats, players
+    # and the edit right; the version claimed with the match's state, the table's version,
+    # the hand and the change written (with the caches off, a few reads more each time).
+    assert len(set(counts)) == 1, counts
+    assert counts[0] <= (7 if table.client.application.config["CACHES"] else 16), \
+        "\n".join(q[:60] for q in queries)
 
 
 def test_the_buttons_say_what_they_take_back_and_the_history_says_it_was_redone(table, client):

@@ -1,23 +1,39 @@
-"""Small in-process caches keyed by a match's version: a new version is a new key.
+"""Small in-process caches of frozen values, keyed by what they were computed from.
 
-Every change to a match bumps its version in the same transaction, so an entry can never
-be stale; several workers each keep their own entries and share only the database. Each
-cache holds at most a number of bytes (estimated), not of entries: a worker's memory stays
-bounded however large the sheets.
+The database is the truth. A cache only saves a worker from computing again what it
+computed from the same stored data: every key carries the version of what the value was made
+from (a match's version, a table's, a tournament's), and every change to those bumps the
+version in the same transaction, so an entry can never be stale, only unused. Several
+workers each keep their own entries and share only the database.
+
+A value is frozen before it is kept (:func:`frozen`): no caller can change what a later
+request of the worker will read, and one that tries fails at once instead of making the
+worker's memory disagree with the database. Nothing kept is an ORM object.
+
+Each cache holds at most a number of bytes (estimated), not of entries, through
+``cachetools``' LRU. With the setting ``CACHES`` off (``SCOREKEEPER_CACHES=off``) nothing is
+kept at all: every value is made again at every use, and the test suite runs once so.
 """
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import sys
 import threading
-from collections import OrderedDict
 from collections.abc import Callable, Hashable, Mapping
 from typing import Any
 
+from cachetools import LRUCache
 from flask import current_app
 
+from ..frozen import FrozenDict, FrozenList, frozen, thawed
+
+__all__ = ["Cache", "FrozenDict", "FrozenList", "cache", "carry_forward", "frozen", "thawed",
+           "weigh"]
+
 BUDGET = 4 * 1024 * 1024  # bytes a cache may hold, unless its app config says otherwise
+_MISSING = object()
 
 
 def weigh(value: Any) -> int:
@@ -53,68 +69,67 @@ def weigh(value: Any) -> int:
     return total
 
 
-class LRU:
-    """A thread-safe least-recently-used map holding at most ``budget`` bytes."""
+class Cache:
+    """A thread-safe least-recently-used map of frozen values holding at most ``budget``
+    bytes (``weight`` estimates a value's); a budget of 0 keeps nothing."""
 
     def __init__(self, budget: int = BUDGET, weight: Callable[[Any], int] = weigh) -> None:
         self.budget = budget
-        self.weight = weight
-        self.used = 0
-        self.entries: OrderedDict[Hashable, tuple[Any, int]] = OrderedDict()
+        self.entries: LRUCache = LRUCache(maxsize=max(budget, 1), getsizeof=weight)
         self.lock = threading.Lock()
+
+    @property
+    def used(self) -> int:
+        """The bytes held now, as the weights estimate them."""
+        return int(self.entries.currsize)
 
     def peek(self, key: Hashable) -> Any:
         """The value for ``key``, or None; it is not made."""
         with self.lock:
-            entry = self.entries.get(key)
-        return None if entry is None else entry[0]
+            return self.entries.get(key)
 
     def get(self, key: Hashable, make: Callable[[], Any]) -> Any:
-        """The value for ``key``, made (outside the lock) when missing."""
+        """The value for ``key``, made (outside the lock) and kept when missing."""
         with self.lock:
-            if key in self.entries:
-                self.entries.move_to_end(key)
-                return self.entries[key][0]
-        value = make()
-        self.put(key, value)
-        return value
+            value = self.entries.get(key, _MISSING)
+        if value is not _MISSING:
+            return value
+        return self.put(key, make())
 
-    def put(self, key: Hashable, value: Any) -> None:
-        """Keep ``value`` under ``key``, forgetting the least recently used beyond the budget.
-        A value larger than the whole budget is not kept."""
-        size = self.weight(value)
+    def put(self, key: Hashable, value: Any) -> Any:
+        """Keep ``value`` frozen under ``key``, forgetting the least recently used beyond the
+        budget, and return the frozen value. A value larger than the whole budget is not
+        kept (nor is any with a budget of 0)."""
+        value = frozen(value)
+        if self.budget <= 0:
+            return value
         with self.lock:
-            if key in self.entries:
-                self.used -= self.entries.pop(key)[1]
-            if size > self.budget:
-                return
-            self.entries[key] = (value, size)
-            self.used += size
-            while self.used > self.budget:
-                self.used -= self.entries.popitem(last=False)[1][1]
+            self.entries.pop(key, None)
+            with contextlib.suppress(ValueError):  # larger than the whole budget
+                self.entries[key] = value
+        return value
 
     def carry(self, old: Hashable, new: Hashable) -> None:
         """Keep under ``new`` what ``old`` holds, if anything."""
-        with self.lock:
-            entry = self.entries.get(old)
-        if entry is not None:
-            self.put(new, entry[0])
+        value = self.peek(old)
+        if value is not None:
+            self.put(new, value)
 
     def clear(self) -> None:
         with self.lock:
             self.entries.clear()
-            self.used = 0
 
 
-def cache(name: str, weight: Callable[[Any], int] = weigh, *, hands_keep: bool = False) -> LRU:
-    """The app's cache called ``name``, its budget from ``CACHE_BUDGETS`` in the config;
-    ``weight`` estimates the bytes of a value (walking it whole by default). ``hands_keep``:
-    a cache by match and version whose values a change of a hand leaves as they were (see
-    :func:`carry_forward`)."""
+def cache(name: str, weight: Callable[[Any], int] = weigh, *, hands_keep: bool = False) -> Cache:
+    """The app's cache called ``name``, its budget from ``CACHE_BUDGETS`` in the config (0
+    when the setting ``CACHES`` is off); ``weight`` estimates the bytes of a value (walking
+    it whole by default). ``hands_keep``: a cache by match and version whose values a change
+    of a hand leaves as they were (see :func:`carry_forward`)."""
     caches = current_app.extensions.setdefault("scorekeeper.caches", {})
     if name not in caches:
         budgets = current_app.config.get("CACHE_BUDGETS", {})
-        caches[name] = LRU(budgets.get(name, BUDGET), weight)
+        budget = budgets.get(name, BUDGET) if current_app.config.get("CACHES", True) else 0
+        caches[name] = Cache(budget, weight)
         if hands_keep:
             current_app.extensions.setdefault("scorekeeper.hands_keep", []).append(caches[name])
     return caches[name]

@@ -9,6 +9,7 @@ the same request sent again changes nothing (:func:`key_used`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -30,7 +31,7 @@ from ..models import (
     name_key,
 )
 from ..rules import N_, RuleError, Sheet
-from .cache import cache, carry_forward
+from .cache import cache, carry_forward, frozen
 from .sheets import compute_sheet, hand_inputs, sheets, stored_hands
 
 ENTRIES = ("enter", "correct")  # the kinds of change a person makes; undo and redo take back
@@ -140,6 +141,7 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
         inputs.append(data)
     else:
         inputs[number - 1] = data
+    inputs = frozen(inputs)  # what the caches keep below, scored as they will keep it
     sheet = compute_sheet(match, inputs)
     version = _bump_version(match, expected, finished=sheet.finished, locked=sheet.finished)
     connection = db.session.connection()
@@ -170,7 +172,7 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
     hand_inputs().put((match.id, version), inputs)
     carry_forward(match.id, version - 1, version)
     if kind in ENTRIES:  # a new entry is what Undo takes back, and ends what Redo could
-        _steps().put((match.id, version), (Change(id=change_id, **fields), None))
+        _steps().put((match.id, version), (Step(change_id, number, kind, old, data), None))
     return sheet
 
 
@@ -196,15 +198,32 @@ def redoable(match: Match) -> Change | None:
         .order_by(Change.id.desc()).limit(1)).first()
 
 
+@dataclass(frozen=True)
+class Step:
+    """What Undo or Redo would take back, as the history stored it: the change's id, its
+    hand's number, its kind and the hand's inputs before and after it."""
+
+    id: int
+    number: int
+    kind: str
+    old: Any
+    new: Any
+
+    @classmethod
+    def of(cls, change: Change | None) -> Step | None:
+        return None if change is None else cls(change.id, change.number, change.kind,
+                                               change.old, change.new)
+
+
 def _steps() -> Any:
     """The cache of what Undo and Redo would take back, by match and version."""
     return cache("steps", lambda pair: 4096)
 
 
-def steps(match: Match) -> tuple[Change | None, Change | None]:
+def steps(match: Match) -> tuple[Step | None, Step | None]:
     """What Undo and Redo would take back now (None: nothing), read once per version."""
     return _steps().get((match.id, match.version),
-                        lambda: (undoable(match), redoable(match)))
+                        lambda: (Step.of(undoable(match)), Step.of(redoable(match))))
 
 
 def undo(match: Match, *, expected: int | None) -> Sheet:

@@ -11,6 +11,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
+from ..frozen import frozen
 from .core import N_, Event, Note, RuleError
 
 
@@ -194,6 +195,13 @@ class Row:
     notes: tuple[Note | str, ...] = ()
     annulled: bool = False
     events: tuple[Event, ...] = ()
+
+    # Frozen through and through once made: its inputs (raw data) refuse any change, and
+    # its other fields are tuples of numbers and codes.
+    deeply_frozen = True
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "inputs", frozen(self.inputs))
 
 
 @dataclass(frozen=True)

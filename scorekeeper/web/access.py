@@ -21,23 +21,22 @@ from typing import Any
 from flask import Flask, Response, abort, current_app, g, request, session
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, exists, or_, select, update
-from sqlalchemy.orm import Session
-from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.orm import joinedload
 
 from ..db import db
-from ..engine.cache import LRU, cache
 from ..engine.ledger import add_member
 from ..models import (
     Device,
     Match,
     MatchKeeper,
     Membership,
+    Seat,
     Table,
     TournamentRound,
     TournamentTable,
     _now,
 )
-from .pages import MATCH, VERSION, get_match, is_htmx, over_live, render_sheet
+from .pages import VERSION, get_match, is_htmx, over_live, render_sheet
 
 DEVICE_KEY = "device"
 LEGACY_KEY = "edit"  # what older cookies carried: the ids of the matches they could edit
@@ -146,45 +145,28 @@ def can_edit(match_id: str) -> bool:
     return known[match_id]
 
 
-# A change's match row with this phone's right to make it: one Core query, built once.
-_MATCH_COLUMNS = tuple(Match.__table__.c)
-_CHANGING = {kind: select(*_MATCH_COLUMNS, right).where(Match.__table__.c.id == bindparam("id"))
+# A change's match, its seats and players, with this phone's right to make it: one query,
+# built once. Each change loads the match afresh into its own session: a worker keeps no
+# match from one request to the next.
+_CHANGING = {kind: select(Match, right.label("right"))
+             .options(joinedload(Match.seats).joinedload(Seat.player))
+             .where(Match.id == bindparam("id"))
              for kind, right in (("open", ~_CLOSED), ("token", _RIGHT.self_group()))}
-# What a match is made of, its seats and their players, never changes once it is made: a
-# worker keeps the match of each change it served (detached, never given to a session) by
-# its id, table and creation time, and copies it into a later change's session without a
-# query (``Session.merge(load=False)``), its own columns as that change's query read them.
-KEPT_WEIGHT = 2048  # bytes a kept match holds, about, and as much again per seat
-
-
-def _kept() -> LRU:
-    return cache("changing", lambda match: KEPT_WEIGHT * (1 + len(match.seats)))
 
 
 def load_with_right(match_id: str) -> None:
     """Load the match with this id (as :func:`~.pages.get_match` then finds it) and this
-    phone's right to change it (as :func:`can_edit` then knows it), in one query: its
-    seats and players are those this worker keeps for it, loaded once. A phone without a
-    device asks nothing: it may not."""
+    phone's right to change it (as :func:`can_edit` then knows it), in one query. A phone
+    without a device asks nothing: it may not."""
     token = device_token()
     if not open_edit() and token is None:
         return
-    row = db.session.connection().execute(
-        _CHANGING["open" if open_edit() else "token"],
-        {"id": match_id, "match": match_id, "token": token}).first()
+    row = db.session.execute(_CHANGING["open" if open_edit() else "token"],
+                             {"id": match_id, "match": match_id, "token": token}).unique().first()
     if row is None:
         return
-    key = (match_id, row.table_id, row.created_at)
-    kept = _kept().peek(key)
-    if kept is None:
-        with Session(db.session.connection()) as loading:
-            kept = loading.scalars(MATCH, {"id": match_id}).unique().one()
-        _kept().put(key, kept)
-    match = db.session.merge(kept, load=False)
-    for column, value in zip(_MATCH_COLUMNS, row, strict=False):
-        set_committed_value(match, column.key, value)
-    # the session holds its objects weakly: g keeps the match until the end
-    g.changing, g.setdefault("editable", {})[match_id] = match, bool(row[-1])
+    # the session holds its objects weakly: g keeps the match until the end of the request
+    g.changing, g.setdefault("editable", {})[match_id] = row[0], bool(row[1])
 
 
 def version_with_right(match_id: str) -> int:

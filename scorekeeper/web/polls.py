@@ -76,7 +76,7 @@ def answer_polls(app: Flask) -> None:
                 if key is not None:
                     answer = cache("answers", Answer.weight).peek(key)
             if answer is not None:
-                start_response(answer.status, answer.headers)
+                start_response(answer.status, list(answer.headers))
                 return [answer.body]
             if key is not None:
                 return _keep(app, inner, key, environ, start_response)

@@ -353,11 +353,24 @@ class Change(db.Model):
 class RequestKey(db.Model):
     """The Idempotency-Key of a request that changed a match, stored with the change in its
     transaction: the same request sent again (its answer was lost, the phone was offline)
-    changes nothing. Kept a day."""
+    changes nothing. Kept a day.
+
+    A key belongs to the phone that sent it (``device_id``; None: a phone without a device,
+    which only an open install lets change a match) and to the match its address names: the
+    same key from another phone, or for another match, is another request. ``request_hash``
+    is the hash of what the request asked (:func:`scorekeeper.web.entry.request_hash`): the
+    same key with another hash is refused, never taken for the request sent again. Two
+    phones without a device share a scope, and their keys are not held unique by the
+    database (its NULLs differ); the match's version still stores one of two such taps."""
 
     __tablename__ = "request_keys"
-    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    __table_args__ = (UniqueConstraint("key", "match_id", "device_id"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key: Mapped[str] = mapped_column(String(64))
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id", ondelete="CASCADE"))
+    device_id: Mapped[int | None] = mapped_column(
+        ForeignKey("devices.id", ondelete="CASCADE"), index=True)
+    request_hash: Mapped[str] = mapped_column(String(64))
     created_at: Mapped[datetime] = mapped_column(default=_now, index=True)
 
 

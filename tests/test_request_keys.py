@@ -1,20 +1,28 @@
 """A post sent again with its Idempotency-Key (a phone back online sends what it kept) is
 stored once and answered with the sheet as it is; the key is stored in the change's
-transaction, and forgotten after a day."""
+transaction, and forgotten after a day. A key is the phone's own, for the match its post
+names, and stored with the hash of the request: another phone's key, or the same key for
+another match, is a new request; the same key with another body is refused."""
 
 from __future__ import annotations
 
+import hashlib
+import html
+import json
 import uuid
 from datetime import timedelta
 
+from sqlalchemy import text
 from sqlalchemy.exc import IntegrityError
 
-from scorekeeper.db import db
+from scorekeeper import create_app
+from scorekeeper.db import db, downgrade, upgrade
 from scorekeeper.engine import ledger
-from scorekeeper.models import Change, RequestKey, _now
+from scorekeeper.models import Change, Device, RequestKey, _now
 from scorekeeper.web import entry
 
-from .conftest import count
+from .conftest import Table, count, database_url, drop_database
+from .test_access import invitation
 
 NAMES = ["Anna", "Bruno", "Carla"]
 HTMX = {"HX-Request": "true"}
@@ -138,11 +146,11 @@ def test_a_conflict_with_a_key_stored_meanwhile_answers_the_sheet(app, table, mo
     assert table.post(url, form, headers=headers).status_code == 200
     seen = []
 
-    def first_look(key: str) -> bool:  # the key read before the first request stored it
-        seen.append(key)
-        return len(seen) > 1 and ledger.key_used(key)
+    def first_look(keyed: ledger.KeyedRequest) -> str | None:  # read before the first stored it
+        seen.append(keyed)
+        return ledger.stored_hash(keyed) if len(seen) > 1 else None
 
-    monkeypatch.setattr(entry, "key_used", first_look)
+    monkeypatch.setattr(entry, "stored_hash", first_look)
     again = table.post(url, form, headers=headers)
     assert again.status_code == 200 and again.headers["HX-Retarget"] == "#live"
     assert count(app, Change) == 1
@@ -152,8 +160,10 @@ def test_keys_older_than_a_day_are_forgotten(app, table):
     match_id = table.new_match("navawhist", NAMES)
     with app.app_context():
         db.session.add_all([
-            RequestKey(key="old", match_id=match_id, created_at=_now() - timedelta(hours=25)),
-            RequestKey(key="recent", match_id=match_id, created_at=_now() - timedelta(hours=23)),
+            RequestKey(key="old", match_id=match_id, request_hash="0" * 64,
+                       created_at=_now() - timedelta(hours=25)),
+            RequestKey(key="recent", match_id=match_id, request_hash="0" * 64,
+                       created_at=_now() - timedelta(hours=23)),
         ])
         db.session.commit()
     key = str(uuid.uuid4())
@@ -185,3 +195,166 @@ def test_deleting_a_match_deletes_its_keys(app, table):
     assert count(app, RequestKey) == 1
     assert table.post(f"/matches/{match_id}/delete", {"version": 1}).status_code == 303
     assert count(app, RequestKey) == 0
+
+
+def joined(app, table: Table, match_id: str) -> Table:
+    """A second phone, made a member of the match's table by an invitation."""
+    phone = Table(app.test_client())
+    assert phone.post(invitation(table, match_id), {}).status_code == 303
+    return phone
+
+
+def bids(table: Table, match_id: str) -> list:
+    return table.sheet(match_id)["next"]["info"]["bids"]
+
+
+def stored_keys(app) -> list[RequestKey]:
+    with app.app_context():
+        return db.session.scalars(db.select(RequestKey).order_by(RequestKey.id)).all()
+
+
+def device_of(app, phone: Table) -> int:
+    """The id of the phone's device, by the token its cookie carries."""
+    with phone.client.session_transaction() as session:
+        token = session["device"]
+    with app.app_context():
+        return db.session.scalar(db.select(Device.id).where(Device.token == token))
+
+
+def test_another_phones_key_on_another_match_stores_that_phones_tap(app, table):
+    first = table.new_match("navawhist", NAMES)
+    other_phone = joined(app, table, first)
+    second = other_phone.new_match("navawhist", ["Dario", "Elena", "Franco"])
+    key = str(uuid.uuid4())
+    assert table.post(f"/matches/{first}/navawhist/bid", bid_form(table, first, 1),
+                      headers=keyed(key)).status_code == 200
+    answer = other_phone.post(f"/matches/{second}/navawhist/bid",
+                              bid_form(other_phone, second, 0), headers=keyed(key))
+    assert answer.status_code == 200 and "Idempotent-Replayed" not in answer.headers
+    assert bids(other_phone, second) == [None, 0, None]
+    assert bids(table, first) == [None, 1, None]
+    assert count(app, Change) == 2 and count(app, RequestKey) == 2
+
+
+def test_another_phones_key_on_the_same_match_is_a_new_request(app, table):
+    match_id = table.new_match("navawhist", NAMES)
+    other_phone = joined(app, table, match_id)
+    url, key = f"/matches/{match_id}/navawhist/bid", str(uuid.uuid4())
+    assert table.post(url, bid_form(table, match_id, 1), headers=keyed(key)).status_code == 200
+    answer = other_phone.post(url, bid_form(other_phone, match_id, 0), headers=keyed(key))
+    assert answer.status_code == 200 and "Idempotent-Replayed" not in answer.headers
+    assert bids(table, match_id) == [None, 1, 0]
+    assert count(app, Change) == 2 and count(app, RequestKey) == 2
+
+
+def test_a_phones_key_for_another_match_is_a_new_request(app, table):
+    first = table.new_match("navawhist", NAMES)
+    second = table.new_match("navawhist", NAMES)
+    key = str(uuid.uuid4())
+    for match_id in (first, second):
+        answer = table.post(f"/matches/{match_id}/navawhist/bid", bid_form(table, match_id, 1),
+                            headers=keyed(key))
+        assert answer.status_code == 200 and "Idempotent-Replayed" not in answer.headers
+        assert bids(table, match_id) == [None, 1, None]
+    assert count(app, Change) == 2 and count(app, RequestKey) == 2
+
+
+def test_the_same_key_with_another_body_is_refused_not_replayed(app, table):
+    match_id = table.new_match("navawhist", NAMES)
+    url, key = f"/matches/{match_id}/navawhist/bid", str(uuid.uuid4())
+    assert table.post(url, bid_form(table, match_id, 1), headers=keyed(key)).status_code == 200
+    # The next bid, and an undo, each sent with the key of the bid already stored.
+    for address, form in [(url, bid_form(table, match_id, 0)),
+                          (f"/matches/{match_id}/undo", {"version": 1})]:
+        answer = table.post(address, form, headers=keyed(key))
+        assert answer.status_code == 422 and "Idempotent-Replayed" not in answer.headers
+        assert answer.headers["HX-Retarget"] == "#live"
+        words = " ".join(html.unescape(answer.get_data(as_text=True)).split())
+        assert ("This tap came with the same key as an earlier, different tap, so it was not "
+                "stored: check the sheet and tap again.") in words
+    assert bids(table, match_id) == [None, 1, None]
+    assert count(app, Change) == 1 and count(app, RequestKey) == 1
+    # In Italian too; and without htmx, the whole page says it.
+    table.client.environ_base["HTTP_ACCEPT_LANGUAGE"] = "it"
+    answer = table.post(url, bid_form(table, match_id, 0),
+                        headers={"Idempotency-Key": key})
+    assert answer.status_code == 422
+    words = " ".join(html.unescape(answer.get_data(as_text=True)).split())
+    assert "Questo tocco è arrivato con la stessa chiave di un tocco precedente diverso" in words
+    assert count(app, Change) == 1
+
+
+def hash_of(method: str, path: str, form: dict) -> str:
+    """The hash entry.request_hash documents, computed here from its recipe."""
+    fields = sorted((name, str(value)) for name, value in form.items())
+    asked = [method, path, "", [list(pair) for pair in fields]]
+    return hashlib.sha256(json.dumps(asked, ensure_ascii=False, separators=(",", ":"))
+                          .encode()).hexdigest()
+
+
+def test_a_tap_sent_again_is_replayed_and_its_key_holds_phone_match_and_hash(app, table):
+    match_id = table.new_match("navawhist", NAMES)
+    other_phone = joined(app, table, match_id)
+    url, key = f"/matches/{match_id}/navawhist/bid", str(uuid.uuid4())
+    form = bid_form(other_phone, match_id, 1)
+    assert other_phone.post(url, form, headers=keyed(key)).status_code == 200
+    # Sent again, its CSRF token in a header this time: the token is no part of the request.
+    again = other_phone.client.post(url, data=form, headers={
+        **keyed(key), "X-CSRFToken": other_phone.csrf()})
+    assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+    assert bids(table, match_id) == [None, 1, None] and count(app, Change) == 1
+    [row] = stored_keys(app)
+    assert (row.key, row.match_id) == (key, match_id)
+    assert row.device_id == device_of(app, other_phone) != device_of(app, table)
+    assert row.request_hash == hash_of("POST", url, form)
+
+
+def test_a_phone_without_a_device_on_an_open_install_is_replayed_too(tmp_path):
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "OPEN_EDIT": True,
+                      "SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
+    with app.app_context():
+        upgrade()
+    try:
+        match_id = Table(app.test_client()).new_match("navawhist", NAMES)
+        anyone = Table(app.test_client())
+        url, key = f"/matches/{match_id}/navawhist/bid", str(uuid.uuid4())
+        form = bid_form(anyone, match_id, 1)
+        assert anyone.post(url, form, headers=keyed(key)).status_code == 200
+        with anyone.client.session_transaction() as session:
+            assert "device" not in session
+        again = anyone.post(url, form, headers=keyed(key))
+        assert again.status_code == 200 and again.headers["Idempotent-Replayed"] == "true"
+        assert count(app, Change) == 1
+        [row] = stored_keys(app)
+        assert row.device_id is None and row.request_hash == hash_of("POST", url, form)
+    finally:
+        drop_database(app)
+
+
+def test_the_migration_drops_the_keys_stored_before_it(tmp_path):
+    """Keys stored without a phone or a hash are dropped, both ways: none is worth keeping."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "t",
+                      "SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
+    with app.app_context():
+        upgrade()
+    try:
+        match_id = Table(app.test_client()).new_match("navawhist", NAMES)
+        with app.app_context():
+            db.session.remove()
+            downgrade(revision="b8e4f1c2d3a5")
+            db.session.execute(text("INSERT INTO request_keys (key, match_id, created_at)"
+                                    " VALUES ('old', :m, '2026-12-01')"), {"m": match_id})
+            db.session.commit()
+            db.session.remove()
+            upgrade()
+            assert db.session.scalar(text("SELECT count(*) FROM request_keys")) == 0
+            db.session.add(RequestKey(key="new", match_id=match_id, request_hash="0" * 64))
+            db.session.commit()
+            db.session.remove()
+            downgrade(revision="b8e4f1c2d3a5")
+            assert db.session.scalar(text("SELECT count(*) FROM request_keys")) == 0
+            db.session.remove()
+            upgrade()
+            db.session.remove()
+    finally:
+        drop_database(app)

@@ -4,7 +4,9 @@ Every change to a hand goes through :func:`save_hand`, which asks the rules engi
 the whole match with the change applied (:func:`~scorekeeper.engine.sheets.compute_sheet`)
 before anything is written; undo and redo are changes like any other. A change made for a
 request that carried a key (:func:`expect_key`) is stored with that key, in its transaction:
-the same request sent again changes nothing (:func:`key_used`).
+the same request sent again changes nothing (:func:`stored_hash`). A key is the phone's own,
+for the match the request names: another phone's key, or a key of another match, is another
+request's.
 """
 
 from __future__ import annotations
@@ -43,6 +45,18 @@ class Conflict(Exception):
     """The match changed since the form was shown (another phone, a double tap)."""
 
 
+@dataclass(frozen=True, slots=True)
+class KeyedRequest:
+    """A request sent with an Idempotency-Key: the key, the match its address names, the
+    device token of the phone that sent it (None: it has none) and the hash of what it asked
+    (:func:`scorekeeper.web.entry.request_hash`)."""
+
+    key: str
+    match_id: str
+    token: str | None
+    request_hash: str
+
+
 MATCHES, HANDS, CHANGES, TABLES = (model.__table__ for model in (Match, Hand, Change, Table))
 # The write path's statements, built once (SQLAlchemy Core: a tap writes a few rows, and the
 # ORM's unit of work would cost more than it gives there); the models stay the schema.
@@ -61,6 +75,19 @@ _DROP_HAND = delete(HANDS).where(HANDS.c.match_id == bindparam("match"),
                                  HANDS.c.number == bindparam("n"))
 _ADD_CHANGE = insert(CHANGES).returning(CHANGES.c.id)
 _UNDONE = update(CHANGES).where(CHANGES.c.id == bindparam("change")).values(undone=True)
+# A key's scope: the request's match and the phone whose device token it carries, the
+# device's id found in the statement itself (NULL: the request carries no token, or one of
+# no device; ``IS NOT DISTINCT FROM`` finds such keys too).
+KEYS = RequestKey.__table__
+_DEVICE = select(Device.__table__.c.id).where(
+    Device.__table__.c.token == bindparam("token")).scalar_subquery()
+_STORED_HASH = select(KEYS.c.request_hash).where(
+    KEYS.c.key == bindparam("key"), KEYS.c.match_id == bindparam("match"),
+    KEYS.c.device_id.is_not_distinct_from(_DEVICE)).limit(1)
+_ADD_KEY = insert(KEYS).values(
+    key=bindparam("key"), match_id=bindparam("match"), device_id=_DEVICE,
+    request_hash=bindparam("hash"), created_at=bindparam("now"))
+_FORGET_KEYS = delete(KEYS).where(KEYS.c.created_at < bindparam("before"))
 
 
 def _bump_version(match: Match, expected: int | None, *, finished: bool | None = None,
@@ -81,31 +108,36 @@ def _bump_version(match: Match, expected: int | None, *, finished: bool | None =
                         ("finished", values["finished"]), ("locked", values["locked"])):
         set_committed_value(match, name, value)
     bump_table(match.table_id)
-    _store_key(match.id, now)
+    _store_key(now)
     return version
 
 
-def expect_key(key: str | None) -> None:
-    """Store ``key`` (the Idempotency-Key of the request being served; None: no key) with
+def expect_key(keyed: KeyedRequest | None) -> None:
+    """Store ``keyed`` (the request being served, sent with a key; None: without one) with
     the next change this session writes, in the same transaction."""
-    db.session.info[KEY] = key
+    db.session.info[KEY] = keyed
 
 
-def key_used(key: str) -> bool:
-    """True when a change was stored with ``key``: its request was served before."""
-    return db.session.scalar(select(RequestKey.key).where(RequestKey.key == key)) is not None
+def stored_hash(keyed: KeyedRequest) -> str | None:
+    """The hash of the request a change was stored with for this key, from this phone, for
+    this match (None: no change was): the same hash is the same request served before."""
+    return db.session.connection().scalar(
+        _STORED_HASH, {"key": keyed.key, "match": keyed.match_id, "token": keyed.token})
 
 
-def _store_key(match_id: str, now: datetime) -> None:
+def _store_key(now: datetime) -> None:
     """Store the key :func:`expect_key` noted with the change being written, and forget the
     keys older than a day. A key stored meanwhile (the same request served twice at once)
     is a Conflict."""
-    key = db.session.info.pop(KEY, None)
-    if key is None:
+    keyed = db.session.info.pop(KEY, None)
+    if keyed is None:
         return
-    db.session.execute(delete(RequestKey).where(RequestKey.created_at < now - KEY_LIFE))
+    connection = db.session.connection()
+    connection.execute(_FORGET_KEYS, {"before": now - KEY_LIFE})
     try:
-        db.session.execute(insert(RequestKey).values(key=key, match_id=match_id, created_at=now))
+        connection.execute(_ADD_KEY, {"key": keyed.key, "match": keyed.match_id,
+                                      "token": keyed.token, "hash": keyed.request_hash,
+                                      "now": now})
     except IntegrityError:
         db.session.rollback()
         raise Conflict from None

@@ -510,6 +510,8 @@ class Navawhist(Driver):
         if not legal:
             phase = self.truth.sheet.next.info.phase
             return self.bid(False, change=False) if phase == "bids" else self.tricks(False)
+        if self.rng.random() < 0.25:  # the hand left half bid, for the next step
+            return self.step()
         stored = 0
         while self.truth.sheet.next.info.phase == "bids":
             stored += self.bid(True, change=self.rng.random() < 0.15)

@@ -20,7 +20,7 @@ import json
 import random
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http.cookies import SimpleCookie
 from typing import Any
 
@@ -744,7 +744,6 @@ class Steps:
 
     done: int = 0
     undone: int = 0
-    kinds: list[str] = field(default_factory=list)
 
     def stored(self, changes: int) -> None:
         if changes:

@@ -532,7 +532,7 @@ class Tournament:
         overall = standings(self.order, results).order
         standing = [entrant for entrant in overall if entrant not in withdrawn]
         if self.format == Format.GROUPS:
-            return self._groups(number, history[0], withdrawn)
+            return self._groups(number, history, withdrawn)
         previous = [table.entrants for table in history[-1].tables]
         if self.format == Format.KNOCKOUT:
             return self._knockout(number, overall, standing, previous, results[-1])
@@ -568,18 +568,23 @@ class Tournament:
             try:
                 sizes = self.sizes(count)
             except RuleError:
-                continue
+                if count != 2 or not self._final_of_two:
+                    continue
+                sizes = (2,)
             tables = reduce_repeats(blocks(going[:count], sizes), previous, going[:count])
             return self._seating(number, tables, final=len(sizes) == 1)
         raise RuleError(N_("Too few go on to seat round %(round)s."), round=number)
 
-    def _groups(self, number: int, first: Seating, withdrawn: Collection[Entrant]) -> Seating:
+    def _groups(self, number: int, history: Sequence[Seating],
+                withdrawn: Collection[Entrant]) -> Seating:
         tables, out = [], []
-        for group in first.tables:
+        for group in history[0].tables:
             here = tuple(entrant for entrant in group.entrants if entrant not in withdrawn)
             if self._plays_on(len(here)):
-                dealer = (group.dealer + number - 1) % (len(here) * self._seats_each)
-                tables.append(Table(group.number, here, dealer))
+                last = next(table for seating in reversed(history) for table in seating.tables
+                            if table.number == group.number)
+                tables.append(Table(group.number, here,
+                                    next_dealer(last, here, withdrawn, self._seats_each)))
             else:
                 out += here
         return Seating(number, tuple(tables), tuple(out))
@@ -593,6 +598,13 @@ class Tournament:
         return count >= self.game.min_players
 
     @property
+    def _final_of_two(self) -> bool:
+        """Whether the game plays a knockout's final of 2 entrants (players alone)."""
+        two = self.game.tournament.alone or range(self.game.min_players,
+                                                  self.game.max_players + 1)
+        return not self.pairs and 2 in two
+
+    @property
     def _seats_each(self) -> int:
         return 2 if self.pairs else 1
 
@@ -601,6 +613,32 @@ class Tournament:
         return Seating(number, tuple(
             Table(t, table, first_dealer(self.seed, number, t, len(table) * self._seats_each))
             for t, table in enumerate(tables, 1)), out, final)
+
+
+def next_dealer(last: Table, here: Sequence[Entrant], withdrawn: Collection[Entrant],
+                seats_each: int = 1) -> int:
+    """The seat of ``here`` (a round-robin group, its leavers' seats closed up) that deals
+    first after ``last`` (the group's table the last time it played): the player seated after
+    ``last``'s first dealer, counted in ``last``'s seats while skipping anyone who withdrew (if
+    that dealer withdrew, the next after them who is still in). ``seats_each`` is 2 for pairs
+    (seats P1 Q1 P2 Q2). Nobody withdrawn: the dealer moves on one seat.
+
+    >>> next_dealer(Table(1, tuple("ABCD"), 1), "ABCD", set())
+    2
+    >>> next_dealer(Table(1, tuple("ABCD"), 1), "ABD", {"C"}), next_dealer(
+    ...     Table(1, tuple("ABCD"), 2), "ABD", {"C"})
+    (2, 2)
+    >>> next_dealer(Table(1, tuple("PQR"), 0), "PR", {"Q"}, seats_each=2)  # Q1 skipped: R1
+    1
+    """
+    count = len(last.entrants)
+    seats = count * seats_each
+    for step in range(1, seats + 1):
+        seat = (last.dealer + step) % seats
+        entrant = last.entrants[seat % count]
+        if entrant not in withdrawn:
+            return seat // count * len(here) + list(here).index(entrant)
+    raise RuleError(N_("Everyone at table %(table)s has withdrawn."), table=last.number)
 
 
 # --- display -----------------------------------------------------------------------------------

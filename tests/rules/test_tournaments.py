@@ -26,6 +26,7 @@ from scorekeeper.rules.tournaments import (
     first_dealer,
     knockout_standings,
     match_options,
+    next_dealer,
     reduce_repeats,
     repeats,
     sat_out,
@@ -386,7 +387,53 @@ def test_a_group_plays_on_smaller_while_the_game_allows() -> None:
     assert seated_entrants(second) == [(a, c, d), (e, g)]  # Quarantotto plays at 2
     assert second.sitting_out == (j,)
     assert [t.number for t in second.tables] == [1, 2]
-    assert second.tables[0].dealer == (first.tables[0].dealer + 1) % 3
+    # Round 1's first dealer at table 1 withdrew (b): the next after them still in deals.
+    assert first.tables[0].entrants[first.tables[0].dealer] == b
+    assert second.tables[0].entrants[second.tables[0].dealer] == c
+
+
+def test_after_a_withdrawal_the_dealer_is_the_next_still_in_after_the_last_dealer() -> None:
+    tournament = Tournament(NAVAWHIST, 5, tuple("ABCDEFGH"), format=Format.GROUPS)
+    first = Seating(1, (Table(1, tuple("ABCD"), 1), Table(2, tuple("EFGH"), 3)))
+    second = tournament.seat([first], [play(first, {})])
+    assert [t.dealer for t in second.tables] == [2, 0]  # C, then E: one seat on
+    # C dealt round 2 at table 1 and withdraws: D, the next after C, deals round 3 (seat 2
+    # of A B D); F withdraws at table 2, where E dealt: G, the next still in, deals.
+    third = tournament.seat([first, second], [play(first, {}), play(second, {})],
+                            withdrawn={"C", "F"})
+    assert seated_entrants(third) == [tuple("ABD"), tuple("EGH")]
+    assert [t.entrants[t.dealer] for t in third.tables] == ["D", "G"]
+    # Round 4 counts on from round 3's seating: A after D, H after G.
+    fourth = tournament.seat([first, second, third], [play(first, {}), play(second, {}),
+                                                      play(third, {})], withdrawn={"C", "F"})
+    assert [t.entrants[t.dealer] for t in fourth.tables] == ["A", "H"]
+
+
+def test_a_group_back_at_a_size_the_game_plays_counts_on_from_when_it_last_played() -> None:
+    tournament = Tournament(FORTYFIVE, 5, tuple("ABCDEFGH"), format=Format.GROUPS)
+    first = Seating(1, (Table(1, tuple("ABCDE"), 4), Table(2, tuple("FGH"), 0)))
+    second = tournament.seat([first], [play(first, {})], withdrawn={"A"})
+    assert second.sitting_out == tuple("BCDE")  # four cannot play Forty-Five alone
+    third = tournament.seat([first, second], [play(first, {}), play(second, {})],
+                            withdrawn={"A", "B"})
+    # Table 1 last played in round 1, E dealing: A and B are out, so C deals.
+    assert third.tables[0].entrants == tuple("CDE")
+    assert third.tables[0].entrants[third.tables[0].dealer] == "C"
+
+
+def test_a_table_of_pairs_counts_the_dealer_on_by_seats() -> None:
+    tournament = Tournament(SCALA40, 5, tuple("PQRSTUVW"), pairs=True, format=Format.GROUPS)
+    first = Seating(1, (Table(1, tuple("PQR"), 1), Table(2, tuple("ST"), 3),
+                        Table(3, tuple("UV"), 0)))
+    second = tournament.seat([first], [play(first, {})], withdrawn={"R"})
+    # Table 1 was P1 Q1 R1 P2 Q2 R2 with Q1 dealing: R1 is skipped, P2 deals (seat 2 of
+    # P1 Q1 P2 Q2); table 2's S2 (seat 3) hands on to S1 (seat 0).
+    assert [t.dealer for t in second.tables] == [2, 0, 1]
+
+
+def test_a_table_whose_players_all_withdrew_has_no_next_dealer() -> None:
+    err = refused(None, next_dealer, Table(3, tuple("AB"), 0), (), {"A", "B"})
+    assert str(err) == "Everyone at table 3 has withdrawn."
 
 
 def test_a_fortyfive_group_of_four_cannot_play_alone() -> None:
@@ -467,7 +514,32 @@ def test_an_odd_number_of_scala40_pairs_going_on_loses_the_lowest() -> None:
 def test_too_few_going_on_cannot_be_seated() -> None:
     tournament = Tournament(NAVAWHIST, 6, tuple("ABCDEF"), format=Format.KNOCKOUT, go_on=1)
     first = seating("ABC", "DEF")
-    err = refused(None, tournament.seat, [first], [play(first, {"A": 5, "D": 5})])
+    err = refused(None, tournament.seat, [first], [play(first, {"A": 5, "D": 5})],
+                  withdrawn={"D"})
+    assert str(err) == "Too few go on to seat round 2."
+
+
+@pytest.mark.parametrize("game", [NAVAWHIST, QUARANTOTTO, SCALA40, FORTYFIVE])
+def test_two_going_on_play_a_final_of_two_where_the_game_allows_two(game) -> None:
+    tournament = Tournament(game, 6, tuple("ABCDEFGH"), format=Format.KNOCKOUT, go_on=1)
+    first = seating("ABCDE", "FGH")
+    totals = {"B": 30, "G": 20}  # (the helper scores the highest first in every game)
+    second = tournament.seat([first], [play(first, totals)])
+    assert second.final and seated_entrants(second) == [("B", "G")]
+    assert second.tables[0].dealer in (0, 1)
+    final = [score_table(TableResult(("B", "G"), (10, 40), 1))]
+    assert knockout_standings(tournament.order, [play(first, totals), final]).order[:2] == \
+        ("G", "B")
+    err = refused(None, tournament.seat, [first, second], [play(first, totals), final])
+    assert str(err) == "The knockout is over: its final has been played."
+
+
+def test_pairs_going_on_as_one_pair_cannot_be_seated() -> None:
+    tournament = Tournament(SCALA40, 6, tuple("ABCD"), pairs=True, format=Format.KNOCKOUT,
+                            go_on=1)
+    first = seating("AB", "CD")
+    err = refused(None, tournament.seat, [first], [play(first, {"A": 5, "C": 5})],
+                  withdrawn={"C"})
     assert str(err) == "Too few go on to seat round 2."
 
 

@@ -19,6 +19,7 @@ from scorekeeper.db import db
 from scorekeeper.models import Match
 
 from .conftest import Table, pdf_text
+from .test_fortyfive_web import FortyFive
 
 KEEP = re.compile(r'href="(?:https?://[^/"]+)?(/tournaments/keep/[A-Za-z0-9_-]+)"')
 
@@ -443,3 +444,102 @@ def test_groups_keep_their_tables_and_a_deleted_match_carries_through(app: Flask
     closed = phones[0].match_id
     version = organiser.sheet(closed)["version"]
     assert organiser.post(f"/matches/{closed}/delete", {"version": version}).status_code == 403
+
+
+# --- Forty-Five evenings through the form alone ------------------------------------------------
+
+
+FORTYFIVE = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ugo"]
+
+
+def form_fields(page: str) -> dict[str, str]:
+    """What the new-tournament form posts as the page gives it: every field it shows, with
+    its value (a checkbox only when checked), the way a browser sends it."""
+    fields = {}
+    for tag in re.findall(r"<(?:input|select|textarea)\b[^>]*>", page):
+        name = re.search(r'name="([^"]+)"', tag)
+        if not name or 'type="checkbox"' in tag and "checked" not in tag:
+            continue
+        value = re.search(r'value="([^"]*)"', tag)
+        fields[name.group(1)] = value.group(1) if value else ""
+    for name, text in re.findall(r'<textarea[^>]*name="([^"]+)"[^>]*>([^<]*)</textarea>', page):
+        fields[name] = text
+    for name, body in re.findall(r'<select[^>]*name="([^"]+)"[^>]*>(.*?)</select>', page,
+                                 re.DOTALL):
+        chosen = re.search(r'<option selected value="([^"]*)"|<option value="([^"]*)" selected',
+                           body) or re.search(r'<option[^>]*value="([^"]*)"', body)
+        fields[name] = next(g for g in chosen.groups() if g is not None)
+    return fields
+
+
+def test_a_fortyfive_knockout_is_created_through_its_form_and_plays_a_final_of_two(app):
+    organiser = Organiser(app.test_client(), app)
+    page = ok(organiser.client.get(f"/tables/{organiser.table_id}/tournaments/new"
+                                   "?game=fortyfive"), 200).get_data(as_text=True)
+    fields = form_fields(page)
+    assert "size" not in fields  # Forty-Five seats 5 and 3 of its own: no size is asked
+    fields.update({"name": "Forty-Five evening", "entrants": "\n".join(FORTYFIVE),
+                   "format": "knockout", "go_on": "1", "opt_jink": "y"})
+    response = ok(organiser.post(f"/tables/{organiser.table_id}/tournaments/new", fields))
+    tournament_id = response.headers["Location"].rsplit("/", 1)[1]
+    state = organiser.state(tournament_id)
+    assert state["game"] == "fortyfive" and state["format"] == "knockout"
+    # Round 1 at tables of 5 and 3; each table's first seat wins a hand by jink.
+    winners = []
+    for link in organiser.seat(tournament_id):
+        phone = table_phone(app, link)
+        assert FortyFive(phone, phone.match_id).side_tricks(
+            [5] + [0] * (len(phone.sheet(phone.match_id)["columns"]) - 1),
+            bonus_side=0).status_code == 303
+        winners.append(phone.sheet(phone.match_id)["players"][0]["name"])
+    state = organiser.state(tournament_id)
+    assert [len(t["entrants"]) for t in state["rounds"][0]["tables"]] == [5, 3]
+    # The two winners go on to a final of two.
+    final = organiser.seat(tournament_id)
+    state = organiser.state(tournament_id)
+    assert len(final) == 1 and sorted(state["rounds"][1]["tables"][0]["entrants"]) == \
+        sorted(winners)
+    phone = table_phone(app, final[0])
+    assert FortyFive(phone, phone.match_id).side_tricks([0, 5], bonus_side=1).status_code \
+        == 303
+    state = organiser.state(tournament_id)
+    champion = phone.sheet(phone.match_id)["players"][1]["name"]
+    assert state["over"] is True and state["standings"][0]["entrant"] == champion
+    assert {r["entrant"] for r in state["standings"][:2]} == set(winners)
+
+
+def test_a_refused_form_names_the_field_it_is_about(app) -> None:
+    organiser = Organiser(app.test_client(), app)
+    data = {"game": "fortyfive", "name": "Evening", "entrants": "\n".join(FORTYFIVE),
+            "format": "danish", "rounds": "", "go_on": 2, "seed": 1}
+    response = organiser.post(f"/tables/{organiser.table_id}/tournaments/new", data)
+    assert response.status_code == 422
+    assert "Rounds: This field is required." in response.get_data(as_text=True)
+    response = organiser.post(f"/tables/{organiser.table_id}/tournaments/new",
+                              {**data, "rounds": 4, "game": "navawhist", "size": "x"})
+    assert response.status_code == 422
+    assert "Entrants a table: Not a valid integer value." in response.get_data(as_text=True)
+
+
+# --- round robin in groups: the first dealer after a withdrawal ----------------------------------
+
+
+def test_a_group_shrunk_by_a_withdrawal_deals_on_from_the_last_dealer(app) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("quarantotto", NAVA[:8], format="groups", rounds=3,
+                                     opt_games=1)
+    rng = random.Random(6)
+    for _round in (1, 2):
+        for link in organiser.seat(tournament_id):
+            play_quarantotto(table_phone(app, link), rng)
+    state = organiser.state(tournament_id)
+    table = state["rounds"][1]["tables"][0]
+    dealer = table["entrants"][table["dealer"]]
+    after = table["entrants"][(table["dealer"] + 1) % 4]
+    # Round 2's first dealer at table 1 withdraws: the next after them deals round 3.
+    number = state["entrants"].index([dealer])
+    ok(organiser.post(f"/tournaments/{tournament_id}/entrants/{number}/withdraw", {}))
+    organiser.seat(tournament_id)
+    third = organiser.state(tournament_id)["rounds"][2]["tables"][0]
+    assert third["entrants"] == [e for e in table["entrants"] if e != dealer]
+    assert third["entrants"][third["dealer"]] == after

@@ -35,6 +35,7 @@ from ..web import pdf
 from ..web.access import current_device, get_table
 from ..web.forms import (
     FORMATS,
+    SIZE,
     StepForm,
     TournamentForm,
     ValidationError,
@@ -80,7 +81,8 @@ def new(table_id: str):
         try:
             tournament = Tournament(
                 table_id=table.id, name=clean_name(form.name.data), game=game.key,
-                format=form.format.data, rounds=form.rounds.data, size=form.size.data,
+                format=form.format.data, rounds=form.rounds.data,
+                size=form.size.data if form.size.data is not None else SIZE,
                 pairs=bool(form.pairs.data), go_on=form.go_on.data, seed=form.seed.data,
                 options=form.option_values())
             _check(tournament, form)

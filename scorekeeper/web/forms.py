@@ -258,6 +258,7 @@ def match_form(game: Game, **kwargs: Any) -> MatchForm:
 FORMATS = {"danish": _l("Danish (by standing, fewest repeats)"),
            "groups": _l("Round robin in groups"), "knockout": _l("Knockout")}
 ENTRANTS_LIMIT = 64
+SIZE = 4  # the preferred size of a table (TOURNAMENTS.md, "Tables": *default* 4)
 
 
 class TournamentForm(Form):
@@ -270,7 +271,7 @@ class TournamentForm(Form):
                          default="danish")
     rounds = WholeField(_l("Rounds"), default=4, validators=[InputRequired(),
                                                               NumberRange(1, 20)])
-    size = WholeField(_l("Entrants a table"), default=4,
+    size = WholeField(_l("Entrants a table"), default=SIZE,
                       validators=[InputRequired(), NumberRange(2, 12)])
     go_on = WholeField(_l("Going on from each table (knockout)"), default=2,
                        validators=[InputRequired(), NumberRange(1, 10)])
@@ -280,6 +281,12 @@ class TournamentForm(Form):
     entrants = TextAreaField(_l("Entrants, one a line"), validators=[InputRequired()])
 
     game: Game
+
+    @staticmethod
+    def asks_size(game: Game) -> bool:
+        """Whether the organiser chooses the size of a table (not where the game seats
+        players alone at sizes of its own)."""
+        return not game.tournament.alone
 
     def validate_name(self, field: StringField) -> None:
         """The name is plain text."""
@@ -331,5 +338,10 @@ def check_entrants(entrants: list[list[str]], pairs: bool, known: Iterable[str] 
 
 def tournament_form(game: Game, **kwargs: Any) -> TournamentForm:
     """A TournamentForm with one field per option of ``game``, from the defaults a
-    tournament's matches start with."""
-    return _with_options(TournamentForm, game, dict(game.tournament.options))(**kwargs)
+    tournament's matches start with. A game that sits players alone at sizes of its own
+    (Forty-Five) is not asked the size of a table: the field is not shown, nor required."""
+    form = _with_options(TournamentForm, game, dict(game.tournament.options))
+    if not form.asks_size(game):
+        form.size = WholeField(_l("Entrants a table"), default=SIZE,
+                               validators=[Optional(), NumberRange(2, 12)])
+    return form(**kwargs)

@@ -76,7 +76,9 @@ def ranking_of(sheet: Any) -> list[tuple[int, int]]:
 
 
 def error_messages(form: Any) -> list[str]:
-    """Every message of a form, its own and its fields', nested lists flattened."""
+    """Every message of a form: its own, then each field's named by the field's label ("Rounds:
+    Number must be between 1 and 20."), so that a message says which field it is about even
+    where the page does not show that field; nested lists flattened."""
     def flatten(errors: Any) -> list[str]:
         if isinstance(errors, dict):
             return [m for value in errors.values() for m in flatten(value)]
@@ -84,8 +86,8 @@ def error_messages(form: Any) -> list[str]:
             return [m for value in errors for m in flatten(value)]
         return [str(errors)]
 
-    return flatten(list(form.form_errors)) + flatten(
-        {k: v for k, v in form.errors.items() if k is not None})
+    return flatten(list(form.form_errors)) + [
+        f"{field.label.text}: {message}" for field in form for message in flatten(field.errors)]
 
 
 def seat_names(seats: Any, names: list[str]) -> str:

@@ -423,7 +423,8 @@ class Entrant(db.Model):
 
 class TournamentRound(db.Model):
     """A round seated: who sat it out, whether it is a knockout's final, whether it is
-    closed (its matches can no longer be changed)."""
+    closed (its matches can no longer be changed) and which of its tables the closing set
+    aside unfinished (their matches are played on if the organiser reopens the round)."""
 
     __tablename__ = "tournament_rounds"
     tournament_id: Mapped[str] = mapped_column(
@@ -432,6 +433,7 @@ class TournamentRound(db.Model):
     sitting_out: Mapped[list[int]] = mapped_column(JSON, default=list)
     final: Mapped[bool] = mapped_column(default=False)
     closed: Mapped[bool] = mapped_column(default=False)
+    closed_early: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
 
 
 class TournamentTable(db.Model):

@@ -363,7 +363,15 @@ def test_a_round_closed_as_it_stands_and_the_last_round(app: Flask) -> None:
     page = organiser.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
     assert "Seat round 2" not in page and "seat round 2" not in page
     assert "End the tournament" in page
-    ok(organiser.post(f"/tournaments/{tournament_id}/close", {}))
+    # Both tables are still playing: ending the evening asks first, and closes nothing.
+    asked = ok(organiser.post(f"/tournaments/{tournament_id}/close", {}), 200)
+    text = asked.get_data(as_text=True)
+    assert "Close round 1?" in text and "2 tables are still playing." in text
+    assert "1 hand completed: the places go by the totals as they stand." in text
+    assert "The organiser can reopen round 1 afterwards." in text
+    assert organiser.state(tournament_id)["rounds"][0]["closed"] is False
+    ok(organiser.post(f"/tournaments/{tournament_id}/close",
+                      {"confirm": CONFIRM.search(text).group(1)}))
     state = organiser.state(tournament_id)
     assert state["over"] is True and state["rounds"][0]["closed"] is True
     # Game 1 counts as it stands; the match is set aside, and says the round is over.
@@ -381,6 +389,16 @@ def test_a_round_closed_as_it_stands_and_the_last_round(app: Flask) -> None:
     assert "<html" not in body
     with app.app_context():
         assert db.session.get(Match, phone.match_id).abandoned is True
+    # The organiser reopens the last round: the evening is not over, game 2 is saved.
+    ok(organiser.post(f"/tournaments/{tournament_id}/rounds/1/reopen",
+                      {"version": organiser.state(tournament_id)["version"]}))
+    state = organiser.state(tournament_id)
+    assert state["over"] is False and state["rounds"][0]["closed"] is False
+    data["version"] = phone.sheet(phone.match_id)["version"]
+    ok(phone.post(f"/matches/{phone.match_id}/quarantotto/game", data))
+    with app.app_context():
+        assert db.session.get(Match, phone.match_id).abandoned is False
+    assert len(phone.sheet(phone.match_id)["hands"]) == 2
 
 
 def play_quarantotto(phone: Table, rng: random.Random) -> None:
@@ -444,6 +462,109 @@ def test_groups_keep_their_tables_and_a_deleted_match_carries_through(app: Flask
     closed = phones[0].match_id
     version = organiser.sheet(closed)["version"]
     assert organiser.post(f"/matches/{closed}/delete", {"version": version}).status_code == 403
+
+
+# --- closing a round with tables still playing, and reopening it -----------------------------
+
+
+CONFIRM = re.compile(r'name="confirm" value="([^"]+)"')
+
+
+def version_of(organiser: Organiser, tournament_id: str) -> int:
+    return organiser.state(tournament_id)["version"]
+
+
+def test_closing_a_round_with_a_table_playing_asks_first_and_can_be_reopened(app) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("quarantotto", NAVA[:8], rounds=3, opt_games=1)
+    links = organiser.seat(tournament_id)
+    phones = [table_phone(app, link) for link in links]
+    play_quarantotto(phones[0], random.Random(2))  # table 1 finishes, table 2 enters nothing
+    waiting = organiser.state(tournament_id)["rounds"][0]["tables"][1]["entrants"]
+    # The page offers the closing as a step of its own (a link: no JavaScript needed).
+    page = organiser.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    ask = f"/tournaments/{tournament_id}/rounds/1/close?then=seat"
+    assert f'href="{ask}"' in page
+    # A tap that only seats the next round closes nothing: it is asked what closing gives.
+    version = version_of(organiser, tournament_id)
+    asked = ok(organiser.post(f"/tournaments/{tournament_id}/rounds", {"version": version}),
+               200)
+    for response in (asked, ok(organiser.client.get(ask), 200)):
+        text = response.get_data(as_text=True)
+        assert "Close round 1?" in text and "1 table is still playing." in text
+        assert "Table 2" in text and "Table 1<" not in text
+        assert "No hand completed: everyone ties and nobody wins." in text
+        for name in waiting:  # each entrant of table 2 gets (4 − 1) / 2 = 1.5
+            assert re.search(rf"<th scope=\"row\">{name}</th>\s*<td>1\.5</td>", text), name
+        assert "The organiser can reopen round 1 until round 2 has its first saved hand." \
+            in text
+    state = organiser.state(tournament_id)
+    assert len(state["rounds"]) == 1 and state["rounds"][0]["closed"] is False
+    # A confirmation shown before a table moved on is asked again, nothing closed.
+    key = CONFIRM.search(asked.get_data(as_text=True)).group(1)
+    sheet = phones[1].sheet(phones[1].match_id)
+    stale = organiser.post(f"/tournaments/{tournament_id}/rounds",
+                           {"version": version, "confirm": "stale"})
+    assert stale.status_code == 409
+    assert "The tables moved on meanwhile" in stale.get_data(as_text=True)
+    assert len(organiser.state(tournament_id)["rounds"]) == 1
+    # Confirmed: round 1 is closed (table 2 early) and round 2 seated.
+    ok(organiser.post(f"/tournaments/{tournament_id}/rounds",
+                      {"version": version, "confirm": key}))
+    state = organiser.state(tournament_id)
+    assert [r["closed"] for r in state["rounds"]] == [True, False]
+    assert state["rounds"][0]["closed_early"] == [2]
+    points = {r["entrant"]: Fraction(r["points"]) for r in state["rounds"][0]["standings"]}
+    assert {points[name] for name in waiting} == {Fraction(3, 2)}
+    second = [t["match"] for t in state["rounds"][1]["tables"]]
+    refused = phones[1].post(f"/matches/{phones[1].match_id}/quarantotto/game", {
+        "version": phones[1].sheet(phones[1].match_id)["version"], "number": 1,
+        "action": "save", "closer": 0, "values-1": 30, "values-2": 12, "values-3": 7})
+    assert refused.status_code == 403
+    # Round 2 has no saved hand: the organiser reopens round 1.
+    page = organiser.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert "Reopen round 1" in page
+    ok(organiser.post(f"/tournaments/{tournament_id}/rounds/1/reopen",
+                      {"version": version_of(organiser, tournament_id)}))
+    state = organiser.state(tournament_id)
+    assert len(state["rounds"]) == 1 and state["rounds"][0]["closed"] is False
+    assert state["provisional"] is True  # table 2 plays on: its 1.5 each are gone
+    for match_id in second:
+        assert organiser.client.get(f"/matches/{match_id}").status_code == 404
+    assert sheet["version"] < phones[1].sheet(phones[1].match_id)["version"]
+    assert "closed as it stood" not in organiser.client.get(
+        f"/tournaments/{tournament_id}").get_data(as_text=True)
+    play_quarantotto(phones[1], random.Random(3))
+    sheets = [organiser.sheet(p.match_id) for p in phones]
+    state = organiser.state(tournament_id)
+    assert not state["provisional"]
+    assert shown(state["standings"]) == expected_standings(
+        draw(NAVA[:8], 2026), [expected_round(sheets, lower_wins=False)])
+    # Every table finished: seating round 2 asks nothing; once round 2 has a saved hand,
+    # round 1 stays closed.
+    links = organiser.seat(tournament_id)
+    late = table_phone(app, links[0])
+    page = organiser.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert "Reopen round 1" in page
+    play_quarantotto(late, random.Random(4))
+    page = organiser.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert "Reopen round 1" not in page
+    refused = organiser.post(f"/tournaments/{tournament_id}/rounds/1/reopen",
+                             {"version": version_of(organiser, tournament_id)})
+    assert refused.status_code == 422
+    assert "Round 1 can no longer be reopened: round 2 has begun." in refused.get_data(
+        as_text=True)
+    assert [r["closed"] for r in organiser.state(tournament_id)["rounds"]] == [True, False]
+
+
+def test_the_confirmation_speaks_the_organisers_language(app) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("quarantotto", NAVA[:8], rounds=2)
+    organiser.seat(tournament_id)
+    page = organiser.client.get(f"/tournaments/{tournament_id}/rounds/1/close?then=seat",
+                                headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert "Chiudere il turno 1?" in page and "Nessuna mano completata" in page
+    assert "Close round" not in page and "No hand completed" not in page
 
 
 # --- Forty-Five evenings through the form alone ------------------------------------------------

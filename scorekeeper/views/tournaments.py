@@ -28,7 +28,14 @@ from sqlalchemy import select
 
 from ..db import db
 from ..engine.ledger import bump_table
-from ..models import Entrant, MatchKeeper, Tournament, TournamentTable, clean_name
+from ..models import (
+    Entrant,
+    MatchKeeper,
+    Tournament,
+    TournamentRound,
+    TournamentTable,
+    clean_name,
+)
 from ..rules import GAMES, RuleError
 from ..rules.tournaments import MIN_ENTRANTS, display, table_sizes
 from ..web import pdf
@@ -49,13 +56,17 @@ from ..web.pages import download_language, is_htmx
 from ..web.tables import known_players
 from ..web.tournaments import (
     close_round,
+    closing_key,
     current_round,
     get_organised,
     get_tournament,
     organiser,
     plan,
+    reopen_round,
+    reopenable,
     results,
     seat_next_round,
+    unfinished,
     version_key,
 )
 
@@ -122,11 +133,20 @@ def show(tournament_id: str):
 def _context(tournament: Tournament) -> dict:
     done = results(tournament)
     row = current_round(tournament)
+    runs = organiser(tournament)
     return {"tournament": tournament, "game": GAMES[tournament.game], "results": done,
             "entrants": {e.number: e for e in tournament.entrants}, "display": display,
-            "organiser": organiser(tournament), "row": row, "formats": FORMATS,
+            "organiser": runs, "row": row, "formats": FORMATS,
             "round_over": row is None or row.closed or done.finished(row.number),
+            "last": row is not None and _last(tournament, row),
+            "reopen": reopenable(tournament) if runs else None,
             "standings_url": share_url("tournaments.standings", tournament_id=tournament.id)}
+
+
+def _last(tournament: Tournament, row: TournamentRound) -> bool:
+    """Whether ``row`` is the evening's last round: a knockout's final, else the last of
+    the rounds chosen."""
+    return row.final or (tournament.format != "knockout" and row.number >= tournament.rounds)
 
 
 @bp.post("/tournaments/<tournament_id>/entrants")
@@ -182,12 +202,15 @@ def withdraw(tournament_id: str, number: int):
 
 @bp.post("/tournaments/<tournament_id>/rounds")
 def seat(tournament_id: str):
-    """Seat the next round (closing the round before: no more changes there)."""
+    """Seat the next round (closing the round before: no more changes there). A round with
+    tables still playing is closed only once the organiser confirmed what that gives."""
     tournament = get_organised(tournament_id)
     form = StepForm()
     if not form.validate() or form.version.data != tournament.version:
         return _refused(tournament, _("The tournament changed meanwhile: here it is as it "
                                       "stands now."))
+    if (asked := _unconfirmed(tournament, "seat")) is not None:
+        return asked
     try:
         row = seat_next_round(tournament)
     except RuleError as error:
@@ -200,11 +223,72 @@ def seat(tournament_id: str):
 
 @bp.post("/tournaments/<tournament_id>/close")
 def close(tournament_id: str):
-    """Close the round in play as it stands: its matches take no more changes."""
+    """Close the round in play as it stands: its matches take no more changes. A round
+    with tables still playing is closed only once the organiser confirmed it."""
     tournament = get_organised(tournament_id)
+    if (asked := _unconfirmed(tournament, "close")) is not None:
+        return asked
     close_round(tournament)
     db.session.commit()
     return redirect(url_for("tournaments.show", tournament_id=tournament.id), 303)
+
+
+def _unconfirmed(tournament: Tournament, then: str):
+    """None when the round in play may be closed now: every table has finished, or the
+    form carries the confirmation of what closing gives as it stands. Else the page that
+    asks (again, saying so, when the tables moved on since it was shown): nothing closed."""
+    tables = unfinished(tournament)
+    given = request.form.get("confirm")
+    if not tables or given == closing_key(tournament):
+        return None
+    error = None if given is None else _("The tables moved on meanwhile: this is what "
+                                         "closing the round gives now.")
+    return render_template("tournaments/close.html", **_closing(tournament, then, tables),
+                           error=error), 409 if error else 200
+
+
+def _closing(tournament: Tournament, then: str, tables: list) -> dict:
+    return {**_context(tournament), "then": then, "unfinished": tables,
+            "confirm": closing_key(tournament)}
+
+
+@bp.get("/tournaments/<tournament_id>/rounds/<int(max=99):number>/close")
+def confirm_close(tournament_id: str, number: int):
+    """Before closing round ``number`` with tables still playing: each of them and what
+    each entrant there gets, and the button that closes it (``then``: "seat" seats the next
+    round too). Nothing is closed here."""
+    tournament = get_organised(tournament_id)
+    row = current_round(tournament)
+    then = "seat" if request.args.get("then") == "seat" else "close"
+    if row is None or row.number != number or row.closed:
+        return redirect(url_for("tournaments.show", tournament_id=tournament.id), 303)
+    return render_template("tournaments/close.html",
+                           **_closing(tournament, then, unfinished(tournament)))
+
+
+@bp.post("/tournaments/<tournament_id>/rounds/<int(max=99):number>/reopen")
+def reopen(tournament_id: str, number: int):
+    """Reopen closed round ``number`` until the next round has its first saved hand: the
+    tables it closed early are played on, the next round's seating is removed."""
+    tournament = get_organised(tournament_id)
+    form = StepForm()
+    if not form.validate() or form.version.data != tournament.version:
+        return _refused(tournament, _("The tournament changed meanwhile: here it is as it "
+                                      "stands now."))
+    rows = tournament.round_rows
+    if not 1 <= number <= len(rows):
+        abort(404, _("There is no such round."))
+    row = reopenable(tournament)
+    if row is None or row.number != number:
+        return _refused(tournament, _("Round %(n)s is not closed.", n=number)
+                        if not rows[number - 1].closed else
+                        _("Round %(n)s can no longer be reopened: round %(next)s has begun.",
+                          n=number, next=number + 1))
+    reopen_round(tournament, row)
+    bump_table(tournament.table_id)
+    db.session.commit()
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id,
+                            _anchor="next-round"), 303)
 
 
 def _round_tables(tournament: Tournament, number: int) -> list[TournamentTable]:
@@ -309,6 +393,7 @@ def as_json(tournament_id: str):
             "seed": tournament.seed,
             "format": tournament.format, "entrants": [e.names for e in tournament.entrants],
             "rounds": [{"number": row.number, "closed": row.closed,
+                        "closed_early": list(row.closed_early),
                         "sitting_out": [names[n] for n in row.sitting_out],
                         "tables": [{"number": p.table.number, "match": p.match and p.match.id,
                                     "dealer": p.table.dealer,

@@ -8,6 +8,7 @@ Entrants are known to the rules by their number (the order they were entered).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from typing import Any
 
@@ -21,6 +22,7 @@ from ..engine.ledger import seat_players
 from ..engine.sheets import compute_sheet
 from ..models import (
     Device,
+    Hand,
     Match,
     MatchKeeper,
     Seat,
@@ -212,15 +214,98 @@ def close_round(tournament: Tournament) -> None:
 
 def _close(tournament: Tournament, row: TournamentRound) -> None:
     """Close ``row``: a match still in play is set aside as it stands (listed as abandoned,
-    counted as it stands), every match of the round is locked, and each takes a new version
-    so that every page of it shows that it is closed."""
+    counted as it stands, its table kept in ``closed_early``), every match of the round is
+    locked, and each takes a new version so that every page of it shows that it is closed."""
     row.closed = True
-    ids = [t.match_id for t in tournament.tables if t.round == row.number and t.match_id]
-    for match in db.session.scalars(select(Match).where(Match.id.in_(ids))):
-        match.abandoned = match.abandoned or not match.finished
+    tables = {t.match_id: t.number for t in tournament.tables
+              if t.round == row.number and t.match_id}
+    early = []
+    for match in db.session.scalars(select(Match).where(Match.id.in_(list(tables)))):
+        if not (match.abandoned or match.finished):
+            early.append(tables[match.id])
+            match.abandoned = True
         match.locked = True
         match.version += 1
+    row.closed_early = sorted(early)
 
+
+@dataclass(frozen=True)
+class Unfinished:
+    """A table of the round in play whose match is not over: the hands it completed and
+    what closing the round now gives each entrant there (a pair once), in seat order."""
+
+    table: TournamentTable
+    hands: int
+    scores: tuple[rules.Score, ...]
+
+
+def unfinished(tournament: Tournament) -> list[Unfinished]:
+    """The tables that closing the round in play would end early, each scored as the
+    closing scores it (TOURNAMENTS.md, "A match closed early" and "Abandoning")."""
+    row = current_round(tournament)
+    if row is None or row.closed:
+        return []
+    game = GAMES[tournament.game]
+    found = []
+    for played in results(tournament).rounds[row.number - 1]:
+        if not played.score.finished:
+            result = rules.table_result(played.sheet, played.table.entrants, game, closed=True)
+            found.append(Unfinished(played.table, result.hands,
+                                    rules.score_table(result).scores))
+    return found
+
+
+def closing_key(tournament: Tournament) -> str:
+    """What a confirmation to close the round was shown for: the same on every worker, and
+    different once the tournament or any of its matches changed."""
+    return hashlib.sha256(repr(version_key(tournament)).encode()).hexdigest()[:20]
+
+
+def reopenable(tournament: Tournament) -> TournamentRound | None:
+    """The round the organiser may reopen: the latest round when it is closed, or the one
+    before it while the latest has no saved hand; None otherwise."""
+    rows = tournament.round_rows
+    if not rows:
+        return None
+    if rows[-1].closed:
+        return rows[-1]
+    if len(rows) > 1 and not _hand_saved(tournament, rows[-1].number):
+        return rows[-2]
+    return None
+
+
+def _hand_saved(tournament: Tournament, number: int) -> bool:
+    """Whether a match of round ``number`` has a saved hand."""
+    ids = [t.match_id for t in tournament.tables if t.round == number and t.match_id]
+    return db.session.scalar(select(Hand.id).where(Hand.match_id.in_(ids)).limit(1)) \
+        is not None
+
+
+def reopen_round(tournament: Tournament, row: TournamentRound) -> None:
+    """Undo the closing of ``row`` (see :func:`reopenable`): the round seated after it is
+    removed with its matches, the tables it closed early are played on, every match of it
+    takes changes as before the closing (a finished one once reopened, as any finished
+    match). The caller commits."""
+    if row is not tournament.round_rows[-1]:
+        later = tournament.round_rows[-1]
+        tables = [t for t in tournament.tables if t.round == later.number]
+        ids = [t.match_id for t in tables if t.match_id]
+        for table in tables:
+            tournament.tables.remove(table)
+        tournament.round_rows.remove(later)
+        db.session.flush()
+        for match in db.session.scalars(select(Match).where(Match.id.in_(ids))):
+            db.session.delete(match)
+    early = {t.match_id for t in tournament.tables
+             if t.round == row.number and t.number in row.closed_early}
+    ids = [t.match_id for t in tournament.tables if t.round == row.number and t.match_id]
+    for match in db.session.scalars(select(Match).where(Match.id.in_(ids))):
+        if match.id in early:
+            match.abandoned = False
+        match.locked = match.finished
+        match.version += 1
+    row.closed, row.closed_early = False, []
+    tournament.version += 1
 
 
 @dataclass(frozen=True)

@@ -105,7 +105,8 @@ FIELDS: dict[str, list[str]] = {
     "tournaments.add_entrant": ["entrant"],
     "tournaments.withdraw": [],
     "tournaments.seat": ["version"],
-    "tournaments.close": [],
+    "tournaments.close": ["confirm"],
+    "tournaments.reopen": ["version"],
     "tournaments.keep": [],
 }
 FIELDS["quarantotto.edit"] = FIELDS["quarantotto.enter"]
@@ -119,6 +120,7 @@ QUERY: dict[str, list[str]] = {
     "exports.blank_pdf": ["game", "players", "lang", "name"],
     "matches.new": ["game", "table"],
     "tournaments.new": ["game"],
+    "tournaments.confirm_close": ["then"],
     "matches.home": ["page"],
     "tables.show": ["page"],
     "tables.join_table": ["m"],
@@ -138,6 +140,7 @@ QUERY_VALUES: dict[str, st.SearchStrategy[str]] = {
     "seat": st.integers(0, 5).map(str),
     "page": st.one_of(st.integers(1, 5).map(str), st.sampled_from(["9" * 5000, "\x00"])),
     "v": st.just("0123456789ab"),
+    "then": st.sampled_from(["seat", "close"]),
 }
 
 

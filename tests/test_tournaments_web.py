@@ -321,7 +321,9 @@ def test_only_the_organisers_phones_change_a_tournament(app: Flask) -> None:
     stranger = Table(app.test_client())
     assert stranger.client.get(f"/tournaments/{tournament_id}/standings").status_code == 200
     assert stranger.client.get(f"/tournaments/{tournament_id}/rounds/1").status_code == 403
-    for path in ("rounds", "close", "entrants"):
+    assert stranger.client.get(f"/tournaments/{tournament_id}/rounds/1/close").status_code \
+        == 403
+    for path in ("rounds", "close", "entrants", "rounds/1/reopen"):
         response = stranger.post(f"/tournaments/{tournament_id}/{path}",
                                  {"version": 0, "entrant": "Zed"})
         assert response.status_code == 403, path

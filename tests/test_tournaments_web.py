@@ -666,3 +666,18 @@ def test_a_group_shrunk_by_a_withdrawal_deals_on_from_the_last_dealer(app) -> No
     third = organiser.state(tournament_id)["rounds"][2]["tables"][0]
     assert third["entrants"] == [e for e in table["entrants"] if e != dealer]
     assert third["entrants"][third["dealer"]] == after
+
+
+def test_a_refused_form_names_its_field_in_the_users_language(app) -> None:
+    organiser = Organiser(app.test_client(), app)
+    data = {"game": "navawhist", "name": "Evening", "entrants": "\n".join(FORTYFIVE),
+            "format": "danish", "rounds": 4, "size": "", "go_on": 2, "seed": 1}
+    response = organiser.post(f"/tables/{organiser.table_id}/tournaments/new", data,
+                              headers={"Accept-Language": "it"})
+    assert response.status_code == 422
+    assert "Iscritti per tavolo: " in response.get_data(as_text=True)
+    # A new match's players, whose field has no label of its own, are named by the message.
+    page = organiser.post("/matches/new", {"game": "navawhist", "players-0": "Anna",
+                                           "players-1": "Anna", "action": "start"},
+                          headers={"Accept-Language": "it"}).get_data(as_text=True)
+    assert "Players:" not in page and "First Dealer:" not in page

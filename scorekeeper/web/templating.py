@@ -14,6 +14,7 @@ import jinja2.ext
 from flask import Flask, g, has_request_context, render_template, request, url_for
 from flask.templating import Environment as FlaskEnvironment
 from flask_babel import get_locale
+from flask_babel.speaklater import LazyString
 from jinja2.environment import TemplateModule
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
@@ -76,9 +77,10 @@ def ranking_of(sheet: Any) -> list[tuple[int, int]]:
 
 
 def error_messages(form: Any) -> list[str]:
-    """Every message of a form: its own, then each field's named by the field's label ("Rounds:
-    Number must be between 1 and 20."), so that a message says which field it is about even
-    where the page does not show that field; nested lists flattened."""
+    """Every message of a form: its own, then each field's, named by the field's label where
+    the site gave it one ("Rounds: Number must be between 1 and 20."), so that a message says
+    which field it is about even where the page does not show that field; nested lists
+    flattened."""
     def flatten(errors: Any) -> list[str]:
         if isinstance(errors, dict):
             return [m for value in errors.values() for m in flatten(value)]
@@ -86,8 +88,14 @@ def error_messages(form: Any) -> list[str]:
             return [m for value in errors for m in flatten(value)]
         return [str(errors)]
 
+    def named(field: Any, message: str) -> str:
+        # Only a label the site wrote (and translated) names its field; WTForms makes an
+        # English one from the field's name where none was given.
+        label = field.label.text
+        return f"{label}: {message}" if isinstance(label, LazyString) else message
+
     return flatten(list(form.form_errors)) + [
-        f"{field.label.text}: {message}" for field in form for message in flatten(field.errors)]
+        named(field, message) for field in form for message in flatten(field.errors)]
 
 
 def seat_names(seats: Any, names: list[str]) -> str:

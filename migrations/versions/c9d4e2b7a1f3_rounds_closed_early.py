@@ -1,11 +1,11 @@
 """rounds closed early: the tables a round's closing set aside, for reopening it
 
-Revision c9d4e2b7a1f3, after b8e4f1c2d3a5, of 2026-12-04.
+Revision c9d4e2b7a1f3, after c7f2a4d9e1b6, of 2026-12-04.
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision, down_revision = 'c9d4e2b7a1f3', 'b8e4f1c2d3a5'
+revision, down_revision = 'c9d4e2b7a1f3', 'c7f2a4d9e1b6'
 branch_labels = depends_on = None
 
 

@@ -46,6 +46,7 @@ TEST_WORKERS ?= 2
 # The whole suite, then the web and browser tests again with every in-process cache off:
 # no answer may depend on what a worker kept (docs/architecture.md, "What a worker keeps").
 test: $(VENV)/.installed-test
+	scripts/test-packages
 	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -n $(TEST_WORKERS)
 	$(MAKE) --no-print-directory test-cold

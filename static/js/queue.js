@@ -13,8 +13,15 @@
  *   poll of sheet.js) is answered, or the page is loaded again. Each answer is swapped where
  *   the tap's own would have gone. A post tapped on the same page as the one before it is
  *   sent for the version that one's answer shows: they were made one after the other.
+ * - A tap whose answer says what comes next (a bid: who bids next; a Forty-Five trick or
+ *   card: the next slot; a save: the next hand) cannot be followed by another made on the
+ *   page as it is: that one would be sent with the state before the answer, and replace the
+ *   first. While such a tap waits, the line names it and what waits ("Not sent yet: Bruno
+ *   bids: 1. The next bid waits for the connection.") and the live sheet takes no other tap.
  * - A conflict (another phone saved first) or a refusal ends the match's queue: what it
- *   held is listed above the entry, to be entered again, until this phone's next save.
+ *   held is listed above the entry, to be entered again, until this phone's next save, the
+ *   next hand or the end of the match. A conflict of this phone's own copy of the post just
+ *   stored (Save tapped twice) is no conflict: the copy is dropped.
  */
 (function () {
   "use strict";
@@ -30,6 +37,7 @@
   var queue = [];      // this match's kept posts, oldest first
   var unsent = null;   // what a conflict or a refusal left: {conflict, labels}
   var sending = null;  // the kept post on its way
+  var stored = null;   // what the last kept post sent, once stored (see same())
   var made = new WeakMap();  // a request's config -> the post it is, until it is answered
   try { store = idbKeyval.createStore("scorekeeper", "replay"); } catch (e) { store = null; }
 
@@ -115,8 +123,12 @@
       || el.value || "";
   }
 
-  /* The tap in words, as the page says it: "Anna bids: 2", "Other (0 to 36): 12". */
+  /* The tap in words, as the page says it: "Anna bids: 2", "Other (0 to 36): 12", "Trick 2:
+     Bruno" (a key whose group names the step it fills, data-step-of). */
   function describe(el) {
+    var steps = el.closest("[data-step-of]");
+    var step = steps && document.getElementById(steps.getAttribute("data-step-of"));
+    if (step && step.dataset.step) { return joined(step.dataset.step, nameOf(el)); }
     if (el.name && /^(radio|checkbox|submit)$/.test(el.type)) {
       return joined(groupOf(el), nameOf(el));
     }
@@ -151,19 +163,36 @@
     return holder ? holder.getAttribute(name) : null;
   }
 
+  /* What waits for the tap's answer, in words, when the next step is known from it only: a
+     bid, a Forty-Five trick or card (data-waits), a save. */
+  function waitsOf(el, values) {
+    var holder = el.closest("[data-waits]"), template = document.getElementById("pending-template");
+    if (holder) { return holder.getAttribute("data-waits"); }
+    var save = (el.name === "action" && el.value === "save") || values.some(function (pair) {
+      return pair[0] === "action" && pair[1] === "save";
+    });
+    var note = template && template.content.firstElementChild;
+    return save && note ? note.getAttribute("data-next-hand") : null;
+  }
+
   function post(config) {
-    var el = tapped(config), values = [], headers = {};
+    var el = tapped(config), values = [], headers = {}, label = describe(el);
     config.formData.forEach(function (value, name) {
       if (typeof value === "string") { values.push([name, value]); }
     });
     Object.keys(config.headers).forEach(function (name) {
       headers[name] = String(config.headers[name]);
     });
+    var waits = waitsOf(el, values), heading = document.getElementById("entry-title");
+    if (waits && !el.closest("[data-waits]") && heading) {
+      label = words(heading);  // a save: the hand saved, "Hand 2 of 18"
+    }
     return {
       key: headers[KEY], path: config.path, values: values, headers: headers,
       target: selector(config.target), swap: attribute(config.elt, "hx-swap"),
       select: attribute(config.elt, "hx-select"), made: versionOf(values),
-      mark: markOf(el), label: describe(el), field: el.name ? groupOf(el) + "|" + el.name : null
+      mark: markOf(el), label: label, field: el.name ? groupOf(el) + "|" + el.name : null,
+      waits: waits
     };
   }
 
@@ -208,14 +237,39 @@
     });
     note = note || fromTemplate("pending-template");
     if (!note) { return; }
+    note.textContent = noteWords(note);
     var after = last && (last.closest(".keypad") || last);
     if (after) { after.after(note); } else { turn.prepend(note); }
   }
 
-  /* What a conflict or a refusal left, listed above the entry. */
+  /* The kept tap the next step waits for, if any. */
+  function waiting() {
+    return queue.filter(function (p) { return p.waits; })[0] || null;
+  }
+
+  /* The line under the kept taps: what the next step waits for, else that they will go. */
+  function noteWords(note) {
+    var first = waiting(), template = document.getElementById("pending-template");
+    var words = template ? template.content.firstElementChild.textContent : note.textContent;
+    if (!first) { return words; }
+    return note.getAttribute("data-waiting").replace("{tap}", first.label) + " " + first.waits;
+  }
+
+  function handShown() {
+    var field = document.querySelector("#turn input[name=number]");
+    return field ? field.value : null;
+  }
+
+  /* What a conflict or a refusal left, listed above the entry, while the page still asks for
+     the hand it was left in: the next hand, a finished match or one that cannot be entered
+     here leaves it behind. */
   function showUnsent(scroll) {
     var box = document.getElementById("unsent"), turn = document.getElementById("turn");
     if (box) { box.remove(); }
+    if (unsent && live() && "hand" in unsent && handShown() !== unsent.hand) {
+      unsent = null;
+      save();
+    }
     if (!unsent || !turn) { return; }
     box = fromTemplate("unsent-template");
     if (!box) { return; }
@@ -229,6 +283,13 @@
     var notice = document.getElementById("notice");
     if (notice && notice.parentElement === turn) { notice.after(box); } else { turn.prepend(box); }
     if (scroll) { box.scrollIntoView({ block: "nearest" }); }
+  }
+
+  /* A post as the server reads it, its key, token and version aside: two taps of one Save. */
+  function same(p) {
+    return p.path + "\n" + p.values.filter(function (pair) {
+      return pair[0] !== "version" && pair[0] !== "csrf_token";
+    }).map(function (pair) { return pair[0] + "=" + pair[1]; }).join("&");
   }
 
   function keep(p) {
@@ -269,13 +330,19 @@
       showPending();
       return;
     }
-    if (status < 400) {
+    if (status === 409 && stored === same(p)) {
+      // This phone's own copy of the post just stored (Save tapped twice): the version moved
+      // under it because the first one landed. Nothing of another phone's: dropped.
+      queue.shift();
+    } else if (status < 400) {
+      stored = same(p);
       queue.shift();
       if (queue.length && queue[0].made === p.made && !done.replayed) {
         setVersion(queue[0], pageVersion());
       }
     } else {
-      unsent = { conflict: status === 409, labels: labels(queue) };
+      unsent = { conflict: status === 409, labels: labels(queue), hand: handShown() };
+      stored = null;
       queue = [];
     }
     save().then(function () {
@@ -294,6 +361,14 @@
   var loaded = Promise.all([read("queue"), read("unsent")]).then(function (found) {
     (found[0] || []).forEach(function (kept) { delete kept.early; });
     queue = (found[0] || []).concat(queue);
+    // A draft put back as the page loaded, behind a kept tap that waits: it was made on the
+    // page before that tap's answer, and is not sent.
+    var waits = false;
+    queue = queue.filter(function (p) {
+      var stale = waits && p.early;
+      waits = waits || !!p.waits;
+      return !stale;
+    });
     unsent = found[1] || unsent;
   });
   document.documentElement.dataset.queue = "";
@@ -312,6 +387,15 @@
       return;
     }
     if (!here || !here.contains(config.elt)) { return; }
+    if (waiting()) {
+      // The page is still the one before the kept tap's answer: a tap on it would be sent
+      // with that state and replace the kept one. Not taken; the line says what waits.
+      event.preventDefault();
+      showPending();
+      var note = document.getElementById("pending-note");
+      if (note) { note.scrollIntoView({ block: "nearest" }); }
+      return;
+    }
     config.headers[KEY] = newKey();
     config.timeout = config.timeout || TIMEOUT_MS;
     var p = post(config), loading = document.documentElement.dataset.queue === "";

@@ -30,6 +30,12 @@ pytestmark = pytest.mark.browser
 NAMES = ["Anna", "Bruno", "Carla"]
 BANNER = "No connection: what you enter waits on this phone until the server answers."
 PENDING = "Not sent yet: it will be sent when the server answers."
+
+
+def waits(tap: str, what: str = "bid") -> str:
+    """The line under a kept tap whose answer the next step waits for."""
+    return f"Not sent yet: {tap}. The next {what} waits for the connection."
+
 CONFLICT = "Another phone saved first: enter these again:"
 
 
@@ -127,7 +133,7 @@ def test_taps_made_offline_wait_pending_then_are_stored_once(phone, live_server,
     save = page.get_by_role("button", name="Save the hand")
     save.click()
     note = page.locator("#pending-note")
-    expect(note).to_have_text(PENDING)
+    expect(note).to_have_text(waits("Hand 2 of 18 · 2 cards", "hand"))
     expect(save).to_have_class(re.compile("pending"))
     expect(page.locator("#tricks label.key.pending")).to_have_count(3)
     assert whole_in_view(note)
@@ -159,9 +165,9 @@ def test_a_reload_keeps_what_waits_and_sends_it(phone, stoppable, app, table):
     settled(page)
     stoppable.stop()
     bid_key(page, 1).click()
-    expect(page.locator("#pending-note")).to_have_text(PENDING)
+    expect(page.locator("#pending-note")).to_have_text(waits("Bruno bids: 1"))
     page.reload()  # the sheet the worker kept; the tap, from IndexedDB
-    expect(page.locator("#pending-note")).to_have_text(PENDING)
+    expect(page.locator("#pending-note")).to_have_text(waits("Bruno bids: 1"))
     expect(bid_key(page, 1)).to_have_class(re.compile("pending"))
     assert stored(app, match_id) == (0, 0, 0)
     stoppable.start()
@@ -180,7 +186,7 @@ def test_a_bid_made_while_the_server_is_stopped_is_sent_when_it_answers(
     stoppable.stop()
     bid_key(page, 1).click()
     expect(page.locator("#offline")).to_have_text(BANNER)  # the Wi-Fi is up: the tap told
-    expect(page.locator("#pending-note")).to_have_text(PENDING)
+    expect(page.locator("#pending-note")).to_have_text(waits("Bruno bids: 1"))
     expect(bid_key(page, 1)).to_have_class(re.compile("pending"))
     assert page.evaluate("navigator.onLine") is True
     view_shot(page, "server-stopped-pending")
@@ -207,7 +213,7 @@ def test_back_in_focus_the_kept_bid_goes_without_waiting_for_the_poll(
     # Nothing tapped yet: the poll that finds no server says so.
     expect(page.locator("#offline")).to_have_text(BANNER, timeout=6_000)
     bid_key(page, 0).click()
-    expect(page.locator("#pending-note")).to_have_text(PENDING)
+    expect(page.locator("#pending-note")).to_have_text(waits("Bruno bids: 0"))
     stoppable.start()
     page.evaluate("window.dispatchEvent(new Event('focus'))")
     expect(page.locator("#bid-prompt")).to_have_text("Carla bids:", timeout=2_000)
@@ -248,7 +254,7 @@ def test_a_conflict_while_offline_keeps_the_taps_in_view(phone, live_server, app
     first.context.set_offline(True)
     expect(first.locator("#offline")).to_have_text(BANNER)
     bid_key(first, 1).click()
-    expect(first.locator("#pending-note")).to_have_text(PENDING)
+    expect(first.locator("#pending-note")).to_have_text(waits("Bruno bids: 1"))
     # The other phone enters Bruno's bid meanwhile.
     bid_key(second, 0).click()
     expect(second.locator("#bid-prompt")).to_have_text("Carla bids:")
@@ -280,5 +286,7 @@ def test_what_the_queue_says_is_in_italian_too(table):
     page = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
     for words in ("Non ancora inviato: verrà inviato appena il server risponde.",
                   "Un altro telefono ha salvato prima: inserisci di nuovo questi valori:",
-                  "Non registrato: inserisci di nuovo questi valori:"):
+                  "Non registrato: inserisci di nuovo questi valori:",
+                  "Non ancora inviato: {tap}.", "La mano successiva aspetta la connessione.",
+                  "La dichiarazione successiva aspetta la connessione."):
         assert words in page

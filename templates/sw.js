@@ -46,15 +46,31 @@ async function fromCache(request) {
 }
 
 // The network first, so that a sheet is always the latest when it can be; its copy after.
+// The copy keeps the time it was made; given instead of the network, it says so: its <html>
+// carries data-saved-copy (that time, in ms), for app.js to tell the player.
 async function sheet(request, path) {
   const cache = await caches.open(SHEETS);
   try {
     const response = await fetch(request);
-    if (response.ok) await cache.put(path, response.clone());
+    if (response.ok) await cache.put(path, await stamped(response.clone()));
     return response;
   } catch (error) {
     const kept = await cache.match(path);
-    if (kept) return kept;
+    if (kept) return marked(kept);
     throw error;
   }
+}
+
+async function stamped(response) {
+  const headers = new Headers(response.headers);
+  headers.set("X-Saved-At", String(Date.now()));
+  return new Response(await response.blob(), {
+    status: response.status, statusText: response.statusText, headers});
+}
+
+async function marked(kept) {
+  const saved = Number(kept.headers.get("X-Saved-At")) || 0;
+  const text = (await kept.text()).replace(/<html\b/, `<html data-saved-copy="${saved}"`);
+  return new Response(text, {
+    status: kept.status, statusText: kept.statusText, headers: kept.headers});
 }

@@ -87,20 +87,39 @@
   document.addEventListener("htmx:afterRequest", function (event) {
     var status = event.detail.xhr ? event.detail.xhr.status : 0;
     if (UNREACHED.indexOf(status) >= 0) showOffline(true);
-    else if (status) showOffline(false);
+    else if (status) answers();
   });
+
+  // The server answers: the sheet it sends is the one as it is, no longer the saved copy.
+  function answers() {
+    if (copy) copy.hidden = true;
+    showOffline(false);
+  }
 
   // Does the server answer? Asked when the page comes back and, while it seems not to,
   // every few seconds on a page that asks nothing by itself (the live sheet polls).
   function probe() {
     if (!script.dataset.health || !navigator.onLine) return;
     fetch(script.dataset.health, {cache: "no-store"}).then(function (response) {
-      if (response.ok) showOffline(false);
+      if (response.ok) answers();
     }, function () { showOffline(true); });
   }
 
   function polled() {
     return !!document.querySelector("#live[data-since], #live[hx-trigger]");
+  }
+
+  // A sheet the service worker gave from its copy (the server did not answer) says when the
+  // copy was made, in the phone's own time, and the hand it shows: later hands may be missing.
+  // Gone with the server's first answer, which brings the sheet as it is.
+  var copy = document.getElementById("saved-copy");
+  var savedAt = Number(document.documentElement.dataset.savedCopy);
+  if (copy && savedAt) {
+    var hand = document.querySelector("#turn input[name=number]");
+    var time = new Date(savedAt).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
+    copy.textContent = (hand ? copy.dataset.hand.replace("{hand}", hand.value)
+      : copy.dataset.words).replace("{time}", time);
+    copy.hidden = false;
   }
 
   window.addEventListener("offline", function () { showOffline(true); });

@@ -288,5 +288,7 @@ def test_what_the_queue_says_is_in_italian_too(table):
                   "Un altro telefono ha salvato prima: inserisci di nuovo questi valori:",
                   "Non registrato: inserisci di nuovo questi valori:",
                   "Non ancora inviato: {tap}.", "La mano successiva aspetta la connessione.",
-                  "La dichiarazione successiva aspetta la connessione."):
+                  "La dichiarazione successiva aspetta la connessione.",
+                  "Copia salvata delle {time}, mano {hand}: potrebbe essere indietro.",
+                  "Copia salvata delle {time}: potrebbe essere indietro."):
         assert words in page

@@ -176,6 +176,51 @@ def test_a_save_tapped_twice_offline_is_stored_once_and_no_conflict(lan, live_se
     view_shot(page, "lan-save-reloaded")
 
 
+SCALA = [{"action": "save", "closer": 0, "values-1": "K", "values-2": "7 7"},
+         {"action": "save", "closer": 2, "values-0": "A", "never": 1},
+         {"action": "save", "closer": 0, "values-2": "K"}]
+
+
+def play_scala(table, match_id: str) -> None:
+    """Three deals, entered by another phone."""
+    for data in SCALA:
+        sheet = table.sheet(match_id)
+        response = table.post(f"/matches/{match_id}/scala40/deal", {
+            "version": sheet["version"], "number": sheet["next"]["number"], **data})
+        assert response.status_code == 303, response.get_data(as_text=True)[:2000]
+
+
+def test_a_sheet_from_the_saved_copy_says_so(lan, stoppable, app, table):  # noqa: F811
+    """Scala 40: the phone's worker kept the sheet at deal 1; three deals later, with the
+    server down, the copy it gives says that it is a copy, from when and at which hand."""
+    match_id = table.new_match("scala40", NAMES)
+    page = pen(lambda: lan(stoppable.port), base(stoppable.port), table, match_id)
+    assert page.evaluate("navigator.serviceWorker.ready.then(() => true)") is True
+    page.reload()
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    settled(page)
+    expect(page.locator("#saved-copy")).to_be_hidden()
+    play_scala(table, match_id)
+    # The poll brings the other phone's deals; the worker's copy stays at deal 1.
+    expect(page.locator("#turn input[name=number]")).to_have_value("4", timeout=12_000)
+
+    stoppable.stop()
+    page.reload()
+    copy = page.locator("#saved-copy")
+    expect(copy).to_have_text(
+        re.compile(r"^Saved copy from \d{2}:\d{2}, hand 1: it may be behind\.$"))
+    expect(copy).to_be_visible()
+    made = page.evaluate("""() => new Date(Number(document.documentElement.dataset.savedCopy))
+        .toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'})""")
+    expect(copy).to_contain_text(f"from {made},")
+    view_shot(page, "lan-saved-copy")
+
+    stoppable.start()
+    page.evaluate("window.dispatchEvent(new Event('focus'))")
+    expect(page.locator("#turn input[name=number]")).to_have_value("4", timeout=12_000)
+    expect(page.locator("#saved-copy")).to_be_hidden()
+
+
 def test_a_conflict_list_goes_once_its_hand_is_over(lan, live_server, app, table):
     """What a conflict left to enter again stays while its hand is entered; once the hand is
     saved (here by the other phone) it is behind, gone from the page and from a reload."""

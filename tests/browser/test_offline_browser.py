@@ -130,9 +130,10 @@ def test_taps_made_offline_wait_pending_then_are_stored_once(phone, live_server,
         # Carla bids first: her keys are open, Anna's and Bruno's lines open by a tap, offline too.
         unfold(page, f"#tricks fieldset.seat-keys:has([name='values-{seat}'])")
         page.locator(f"#tricks label.key:has([name='values-{seat}'][value='{tricks}'])").click()
+    note = page.locator("#pending-note")
+    expect(note).to_have_text(PENDING)  # previews: the next tap needs no answer of theirs
     save = page.get_by_role("button", name="Save the hand")
     save.click()
-    note = page.locator("#pending-note")
     expect(note).to_have_text(waits("Hand 2 of 18 · 2 cards", "hand"))
     expect(save).to_have_class(re.compile("pending"))
     expect(page.locator("#tricks label.key.pending")).to_have_count(3)

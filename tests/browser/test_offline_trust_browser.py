@@ -246,3 +246,29 @@ def test_a_conflict_list_goes_once_its_hand_is_over(lan, live_server, app, table
     settled(page)
     expect(page.locator(".entry h2")).to_contain_text("Hand 2 of")
     expect(unsent).to_have_count(0)
+
+
+def test_cavallo_re_the_next_deal_waits_for_the_deal_not_sent(lan, live_server, app, table):
+    """Cavallo Re: a lost deal tapped offline waits; a second tap would be sent as the same
+    deal and be refused as another phone's: it is not taken."""
+    match_id = table.new_match("cavallore", ["Anna"])
+    port = port_of(live_server)
+    page = pen(lambda: lan(port), base(port), table, match_id)
+    note = page.locator("#pending-note")
+    page.context.set_offline(True)
+    page.locator(".cr-quick button[value='30']").click()
+    waiting = "Not sent yet: Lost: cards placed: 30. The next deal waits for the connection."
+    expect(note).to_have_text(waiting)
+    page.locator(".cr-quick button[value='28']").click()  # not taken
+    expect(note).to_have_text(waiting)
+
+    page.context.set_offline(False)
+    expect(page.locator("#deal-1")).to_contain_text("lost")
+    expect(note).to_have_count(0)
+    settled(page)
+    expect(page.locator("#unsent")).to_have_count(0)
+    assert [hand["inputs"] for hand in table.sheet(match_id)["hands"]] == [
+        {"placed": 30, "seat": 0}]
+    page.locator(".cr-quick button[value='28']").click()  # now deal 2, as meant
+    expect(page.locator("#deal-2")).to_contain_text("lost")
+    assert stored(app, match_id)[0] == 2

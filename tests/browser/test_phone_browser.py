@@ -22,7 +22,6 @@ from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, settled, shot
 from .test_games_browser import create_match
 
 BANNER = "No connection: what you enter waits on this phone until the server answers."
-PENDING = "Not sent yet: it will be sent when the server answers."
 
 
 def controlled(page: Page) -> None:
@@ -117,7 +116,8 @@ def test_offline_a_sheet_reads_and_an_entry_waits_to_be_sent_once(phone, live_se
     settled(page)
     page.fill("#cr-placed", "12")
     page.locator(".cr-typed button").click()
-    expect(page.locator("#pending-note")).to_have_text(PENDING)
+    expect(page.locator("#pending-note")).to_have_text(
+        "Not sent yet: Other (0 to 36): 12. The next deal waits for the connection.")
     expect(page.locator(".cr-typed button")).to_have_class(re.compile("pending"))
     expect(page.locator("#cr-placed")).to_have_value("12")
     shot(page, "offline-kept")
@@ -225,7 +225,8 @@ def test_without_service_workers_everything_works_as_before(phone, live_server, 
     page.context.set_offline(True)
     page.locator(".cr-quick button[value='30']").click()
     expect(page.locator("#offline")).to_have_text(BANNER)
-    expect(page.locator("#pending-note")).to_have_text(PENDING)
+    expect(page.locator("#pending-note")).to_have_text(
+        "Not sent yet: Lost: cards placed: 30. The next deal waits for the connection.")
     page.context.set_offline(False)
     expect(page.locator("#deal-2")).to_contain_text("lost")
     assert stored(app, match_id) == (2, 2)

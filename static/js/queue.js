@@ -238,7 +238,7 @@
     note = note || fromTemplate("pending-template");
     if (!note) { return; }
     note.textContent = noteWords(note);
-    var after = last && (last.closest(".keypad") || last);
+    var after = last && (last.closest(".keypad, [role=group]") || last);
     if (after) { after.after(note); } else { turn.prepend(note); }
   }
 

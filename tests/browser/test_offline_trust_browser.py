@@ -164,7 +164,7 @@ def test_a_save_tapped_twice_offline_is_stored_once_and_no_conflict(lan, live_se
 
     page.context.set_offline(False)
     expect(page.locator("#notice")).to_contain_text("Hand 2 saved.")
-    page.wait_for_function("document.documentElement.dataset.queue === '0'")
+    page.wait_for_function("() => document.documentElement.dataset.queue === '0'")
     settled(page)
     expect(page.locator("#unsent")).to_have_count(0)
     assert stored(app, match_id)[0] == 2
@@ -272,3 +272,41 @@ def test_cavallo_re_the_next_deal_waits_for_the_deal_not_sent(lan, live_server, 
     page.locator(".cr-quick button[value='28']").click()  # now deal 2, as meant
     expect(page.locator("#deal-2")).to_contain_text("lost")
     assert stored(app, match_id)[0] == 2
+
+
+def test_a_kept_save_sent_twice_under_two_keys_is_no_conflict(lan, live_server, app, table):
+    """A phone that kept the same Save twice, under two keys (as one on the code before this
+    kept two taps of it): the first is stored, the second gets a conflict, since the version
+    moved under it. That conflict is this phone's own: dropped, never listed as another
+    phone's."""
+    match_id = table.new_match("navawhist", NAMES)
+    table.play_navawhist(match_id, [0, 0, 0], [1, 0, 0])
+    for seat, bid in ((2, 1), (0, 0), (1, 0)):
+        assert table.bid(match_id, bid, seat=seat).status_code == 303
+    port = port_of(live_server)
+    page = pen(lambda: lan(port), base(port), table, match_id)
+    page.route("**/navawhist/tricks", lambda route: route.abort())  # the server is away
+    for seat, tricks in ((2, 1), (0, 1), (1, 0)):
+        unfold(page, f"#tricks fieldset.seat-keys:has([name='values-{seat}'])")
+        page.locator(f"#tricks label.key:has([name='values-{seat}'][value='{tricks}'])").click()
+    page.get_by_role("button", name="Save the hand").click()
+    expect(page.locator("#pending-note")).to_contain_text("The next hand waits")
+    page.evaluate("""async (match) => {
+        const store = idbKeyval.createStore("scorekeeper", "replay");
+        const queue = await idbKeyval.get("queue:" + match, store);
+        const copy = JSON.parse(JSON.stringify(queue[queue.length - 1]));
+        copy.key = copy.headers["Idempotency-Key"] = "00000000-0000-4000-8000-000000000002";
+        queue.push(copy);
+        await idbKeyval.set("queue:" + match, queue, store);
+    }""", match_id)
+    page.unroute("**/navawhist/tricks")
+    page.reload()
+    page.wait_for_function("() => document.documentElement.dataset.queue === '0'")
+    settled(page)
+    expect(page.locator(".entry h2")).to_contain_text("Hand 3 of")
+    expect(page.locator("#unsent")).to_have_count(0)
+    assert stored(app, match_id)[0] == 2
+    assert table.sheet(match_id)["hands"][1]["inputs"]["tricks"] == [1, 0, 1]
+    page.reload()
+    settled(page)
+    expect(page.locator("#unsent")).to_have_count(0)

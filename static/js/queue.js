@@ -266,9 +266,13 @@
   function showUnsent(scroll) {
     var box = document.getElementById("unsent"), turn = document.getElementById("turn");
     if (box) { box.remove(); }
-    if (unsent && live() && "hand" in unsent && handShown() !== unsent.hand) {
-      unsent = null;
-      save();
+    if (unsent && live()) {
+      var hand = handShown();
+      if (!("hand" in unsent)) { unsent.hand = hand; }  // kept before hands were noted
+      if (hand === null || hand !== unsent.hand) {
+        unsent = null;
+        save();
+      }
     }
     if (!unsent || !turn) { return; }
     box = fromTemplate("unsent-template");

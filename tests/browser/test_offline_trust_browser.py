@@ -181,9 +181,9 @@ SCALA = [{"action": "save", "closer": 0, "values-1": "K", "values-2": "7 7"},
          {"action": "save", "closer": 0, "values-2": "K"}]
 
 
-def play_scala(table, match_id: str) -> None:
-    """Three deals, entered by another phone."""
-    for data in SCALA:
+def play_scala(table, match_id: str, deals: list[dict] = SCALA) -> None:
+    """Deals (three unless told), entered by another phone."""
+    for data in deals:
         sheet = table.sheet(match_id)
         response = table.post(f"/matches/{match_id}/scala40/deal", {
             "version": sheet["version"], "number": sheet["next"]["number"], **data})
@@ -309,4 +309,30 @@ def test_a_kept_save_sent_twice_under_two_keys_is_no_conflict(lan, live_server, 
     assert table.sheet(match_id)["hands"][1]["inputs"]["tricks"] == [1, 0, 1]
     page.reload()
     settled(page)
+    expect(page.locator("#unsent")).to_have_count(0)
+
+
+def test_a_conflict_list_kept_by_the_code_before_goes_on_a_finished_match(lan, live_server, app,
+                                                                          table):
+    """A list left by the code before (no hand noted with it) on a match that is over: there
+    is nothing left to enter, so it is gone from the page, from a reload and from the phone."""
+    match_id = table.new_match("scala40", NAMES)
+    play_scala(table, match_id)
+    port = port_of(live_server)
+    page = pen(lambda: lan(port), base(port), table, match_id)
+    page.evaluate("""async (match) => {
+        const store = idbKeyval.createStore("scorekeeper", "replay");
+        await idbKeyval.set("unsent:" + match, {conflict: true, labels: ["Hand 4: Save"]}, store);
+    }""", match_id)
+    play_scala(table, match_id, [{"action": "save", "closer": 0, "never": 2}])  # Anna wins
+    assert table.sheet(match_id)["status"] == "finished"
+    page.reload()
+    expect(page.locator(".match-head")).to_contain_text("Finished")
+    settled(page)
+    expect(page.locator("#unsent")).to_have_count(0)
+    page.wait_for_function("""(match) => idbKeyval.get("unsent:" + match,
+        idbKeyval.createStore("scorekeeper", "replay")).then((found) => found === undefined)""",
+                           arg=match_id)
+    page.reload()
+    expect(page.locator(".match-head")).to_contain_text("Finished")
     expect(page.locator("#unsent")).to_have_count(0)

@@ -41,7 +41,6 @@ def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     app = Scorekeeper(__name__, instance_path=str(ROOT / "instance"),
                 instance_relative_config=True, template_folder=str(ROOT / "templates"),
                 static_folder=str(ROOT / "static"))
-    web.answer_polls(app)  # beneath every other layer (web/polls.py)
     configure(app, test_config)
     db.init_app(app)
     app.cli.add_command(migrations)

@@ -81,7 +81,7 @@ def defaults(instance: Path) -> dict[str, Any]:
                                                                          "false"),
         # Bytes each in-process cache of a worker may hold (see scorekeeper.engine.cache).
         CACHE_BUDGETS={"sheets": 8 * 1024 * 1024, "sheet-html": 4 * 1024 * 1024,
-                       "pages": 8 * 1024 * 1024, "answers": 512 * 1024},
+                       "pages": 8 * 1024 * 1024},
         # Games besides the five, by module name (docs/architecture.md, "Adding a game").
         GAMES=(),
         # The local certificate authority and the server's certificate (scorekeeper.tls).

@@ -27,7 +27,7 @@ from ..engine.ledger import Conflict, bump_table, redo, reopen, seat_players, un
 from ..engine.printing import download_name
 from ..models import NAME_LENGTH, Change, Match, Seat, clean_name
 from ..rules import GAMES, RuleError
-from ..web import pagecache, polls
+from ..web import pagecache
 from ..web.access import can_edit, is_member, version_with_right
 from ..web.forms import StepForm, match_form
 from ..web.games import spec_of
@@ -225,7 +225,7 @@ def live(match_id: str):
     """The live part of the sheet, for phones that follow it.
 
     A page asks with ``since`` (the version it shows): 204 while the sheet is the same
-    (given beneath the app, web/polls.py), else the live sheet; a phone that may edit, or a
+    (one small query, the match's version), else the live sheet; a phone that may edit, or a
     follower's page showing a notice (``notice``), gets it saying which hand another phone
     saved, any other follower the part every follower shares. Asked without ``since``, the
     shared part has an ETag: 304 while nothing changed.
@@ -249,8 +249,6 @@ def live(match_id: str):
     ).response()
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
-    # The next followers of this language get this answer beneath the app (web/polls.py).
-    request.environ[polls.SHARED] = (match_id, version, str(get_locale()))
     return response
 
 

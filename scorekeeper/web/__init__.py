@@ -1,6 +1,6 @@
 """What every request shares: loading a match or a table, the rights of a phone, forms,
 templates, languages, error pages, security headers, static assets, the shared page cache,
-share links, the PWA, the PDF renderer and the polls answered beneath the app. Nothing here
+share links, the PWA and the PDF renderer. Nothing here
 names a game: a game's part is asked of its :class:`~scorekeeper.web.games.GameSpec`."""
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from flask import Flask
 from . import access, assets, entry, errors, i18n, links, security, templating
 from .forms import csrf
 from .games import EXTENSION, GameSpec
-from .polls import answer_polls as answer_polls
 
 
 def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:

@@ -79,15 +79,6 @@ DOCUMENT_HEADERS = [("Content-Security-Policy", CSP), ("Referrer-Policy", "same-
                     ("X-Frame-Options", "DENY")]
 
 
-def unchanged_headers(secure: bool) -> list[tuple[str, str]]:
-    """The headers of the empty 204 a poll gets beneath the app (``web.polls``), as
-    :func:`secure_headers` would finish it: no document, so no policy; over HTTPS, HSTS."""
-    headers = [("Cache-Control", "no-cache"), ("X-Content-Type-Options", "nosniff")]
-    if secure:
-        headers.append(("Strict-Transport-Security", f"max-age={hsts_age()}"))
-    return headers
-
-
 def hsts_age() -> int:
     """How long a browser keeps to HTTPS here once it came over it: a year, but a day where
     the server's own certificate authority signs (a new authority, made when instance/tls

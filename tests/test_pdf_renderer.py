@@ -1,5 +1,5 @@
-"""The PDF renderer's user-agent stylesheet: WeasyPrint's own, less the pseudo-elements it
-gives every element (list markers, footnote and note calls) where none can show."""
+"""The PDF renderer: WeasyPrint's own ``HTML`` with its own user-agent stylesheet, the app's
+print stylesheet given through the public ``stylesheets`` argument (issue 41)."""
 
 from __future__ import annotations
 
@@ -29,16 +29,3 @@ def test_lists_keep_their_markers_and_the_page_its_text():
     assert text(ours) == text(stock)
     assert "Anna" in text(ours) and "Carla" in text(ours)
     assert "2. " in text(ours) and "• " in text(ours)  # the list markers
-
-
-def test_only_lists_have_pseudo_elements_of_the_user_agent():
-    from weasyprint.html import UA
-
-    sheet = pdf._user_agent(UA)
-    assert "::footnote-call" in UA and "::footnote-call" not in sheet
-    assert "::note-call" not in sheet
-    assert "\n::marker" in UA and "\n::marker" not in sheet
-    assert "\nli::marker, summary::marker {" in sheet
-    from weasyprint import HTML as Stock
-
-    assert issubclass(pdf._document(), Stock) and pdf._document() is not Stock

@@ -10,7 +10,6 @@ that its own memory stays bounded too. Even the process pool is imported at the 
 from __future__ import annotations
 
 import functools
-import re
 import threading
 from typing import TYPE_CHECKING
 
@@ -31,48 +30,12 @@ def _stylesheet(path: str):
     return CSS(filename=path)
 
 
-# WeasyPrint's user-agent stylesheet gives every element six pseudo-elements (a list
-# marker, footnote and note calls and markers), and WeasyPrint computes the style of each
-# for every element. Our documents have no footnotes or notes, and only lists have markers.
-_NOTES = re.compile(r"^::(?:footnote|note)-[a-z]+ \{[^}]*\}\n", re.M)
-_MARKER = re.compile(r"^::marker\b", re.M)
-
-
-def _user_agent(text: str) -> str:
-    """The user-agent stylesheet ``text`` with its pseudo-elements on lists only.
-
-    >>> _user_agent("ol { x }\\n::marker { y }\\n::note-call { z }\\n")
-    'ol { x }\\nli::marker, summary::marker { y }\\n'
-    """
-    return _MARKER.sub("li::marker, summary::marker", _NOTES.sub("", text))
-
-
-@functools.cache
-def _document():
-    """WeasyPrint's ``HTML`` with :func:`_user_agent`'s stylesheet: a sheet of a thousand
-    cells is styled and laid out in about four fifths of the time. WeasyPrint has no
-    public setting for its user-agent stylesheet; where its private one is missing, its own
-    ``HTML`` is used."""
-    from weasyprint import CSS, HTML
-
-    try:
-        from weasyprint.html import UA, UA_COUNTER_STYLE
-    except ImportError:
-        return HTML
-    if not hasattr(HTML, "_ua_stylesheets"):
-        return HTML
-    sheet = CSS(string=_user_agent(UA), counter_style=UA_COUNTER_STYLE)
-
-    class Document(HTML):
-        def _ua_stylesheets(self, forms: bool = False) -> list:
-            return [sheet, *super()._ua_stylesheets(forms)[1:]]
-
-    return Document
-
-
 def _render(html: str, base_url: str, stylesheet: str) -> bytes:
-    """Runs in the renderer process."""
-    document = _document()(string=html, base_url=base_url)
+    """Runs in the renderer process: WeasyPrint's own ``HTML``, with its own user-agent
+    stylesheet, and the app's stylesheet through the public ``stylesheets`` argument."""
+    from weasyprint import HTML
+
+    document = HTML(string=html, base_url=base_url)
     return document.write_pdf(stylesheets=[_stylesheet(stylesheet)])
 
 

@@ -23,14 +23,6 @@ class Scorekeeper(Flask):
     def ensure_sync(self, func: Any) -> Any:
         return func
 
-    @property
-    def jinja_environment(self) -> type:  # type: ignore[override]
-        """The templates' environment (web/templating.py), imported when the first template
-        is: the front process, which imports this package, serves none."""
-        from .web.templating import Environment
-
-        return Environment
-
 
 def create_app(test_config: dict[str, Any] | None = None) -> Flask:
     """Build the app: defaults, then instance/config.py, then ``test_config``."""

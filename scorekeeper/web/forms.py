@@ -8,12 +8,12 @@ from functools import cache
 from typing import Any
 
 from babel.support import Translations
-from flask import request
+from flask import g, request
 from flask_babel import get_locale
 from flask_babel import lazy_gettext as _l
 from flask_babel import lazy_ngettext as _ln
 from flask_wtf import FlaskForm
-from flask_wtf.csrf import CSRFProtect, _FlaskFormCSRF
+from flask_wtf.csrf import CSRFProtect, validate_csrf
 from wtforms import (
     BooleanField,
     FieldList,
@@ -22,6 +22,7 @@ from wtforms import (
     StringField,
     TextAreaField,
 )
+from wtforms.csrf.core import CSRF
 from wtforms.fields.choices import SelectChoice
 from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
@@ -81,11 +82,22 @@ def _wtforms_messages(locale: str) -> Translations:
     return Translations.load(messages_path(), [locale], domain="wtforms")
 
 
-class _SignedOnce(_FlaskFormCSRF):
-    """A form's CSRF token as every page's: signed once a second per browser."""
+class _SignedOnce(CSRF):
+    """A form's CSRF token as every page's: signed once a second per browser; checked as
+    Flask-WTF checks a form's, not again when CSRFProtect checked the request already."""
+
+    def setup_form(self, form: Any) -> Any:
+        self.meta = form.meta
+        return super().setup_form(form)
 
     def generate_csrf_token(self, csrf_token_field: Any) -> str:
         return signed_token()
+
+    def validate_csrf_token(self, form: Any, field: Any) -> None:
+        if g.get("csrf_valid", False):  # CSRFProtect's mark of a request it checked
+            return
+        validate_csrf(field.data, self.meta.csrf_secret, self.meta.csrf_time_limit,
+                      self.meta.csrf_field_name)
 
 
 class Form(FlaskForm):

@@ -6,18 +6,13 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from functools import lru_cache
-from types import FunctionType
 from typing import Any
 
-import jinja2
 import jinja2.ext
 from flask import Flask, g, has_request_context, render_template, request, url_for
-from flask.templating import Environment as FlaskEnvironment
 from flask_babel import get_locale
 from flask_babel.speaklater import LazyString
-from jinja2.environment import TemplateModule
-from jinja2.runtime import Context
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..engine import formats
 from ..engine.cache import cache
@@ -32,7 +27,6 @@ from ..rules.cards import SUIT_NAMES
 from .access import can_edit, is_member
 from .assets import asset
 from .games import GameSpec, spec_of
-from .i18n import translations
 from .links import qr_svg, secure_offer
 from .pagecache import csrf_token
 from .pwa import THEME
@@ -107,7 +101,7 @@ def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
     """The words of the Undo and Redo buttons of ``match`` (None: no such button), worded
     once a request, version and language (a saved hand's answer shows them twice)."""
     said = g.setdefault("undo_redo", {})
-    key = (match.id, match.version, translations())
+    key = (match.id, match.version, str(get_locale()))
     if key not in said:
         said[key] = step_labels(spec_of(match.game).words, match.names, sheet.columns,
                                 *steps(match))
@@ -143,93 +137,6 @@ FILTERS: Mapping[str, Any] = {"decimal": decimal, "name_key": name_key, "number"
                               "seat_names": seat_names, "signed": signed_text}
 
 
-try:  # markupsafe's escaping of a str, without the Markup around it
-    from markupsafe import _escape_inner as _escaped_text
-except ImportError:  # pragma: no cover - a markupsafe without it
-    def _escaped_text(text: str) -> str:
-        return str(escape(text))
-
-
-def put_out(value: Any) -> str:
-    """What ``{{ value }}`` puts in a page: escaped as markupsafe's ``escape`` does, but a
-    str of text or a whole number comes out a plain str, and Markup as it is. The pieces a
-    template puts out are joined at once, and a new Markup around each (with a look for
-    ``__html__`` on a number) cost more than the escaping: a bid's answer puts out about
-    120.
-
-    >>> put_out("<b>Anna & Bruno</b>"), put_out(7), put_out(Markup("<i>ok</i>"))
-    ('&lt;b&gt;Anna &amp; Bruno&lt;/b&gt;', '7', Markup('<i>ok</i>'))
-    """
-    kind = type(value)
-    if kind is str:
-        return _escaped_text(value)
-    if kind is Markup:  # safe already (a word, a macro's output)
-        return value
-    if kind is int:
-        return str(value)
-    return escape(value)
-
-
-class Template(jinja2.Template):
-    """A template whose ``{{ value }}`` is put out by :func:`put_out`, and whose
-    ``{% import %}`` and ``{% from %}`` reuse its module when the importing template has no
-    globals of its own, as Jinja does, but tell that by one set operation instead of a
-    lookup of every global in the template's chained globals (about 30 µs each import, and
-    a sheet imports several)."""
-
-    @classmethod
-    def _from_namespace(cls, environment: jinja2.Environment, namespace: Any,
-                        globals: Any) -> Template:  # noqa: A002 - Jinja's name
-        namespace["escape"] = put_out  # what compiled templates call for ``{{ … }}`` only
-        return super()._from_namespace(environment, namespace, globals)
-
-    def _get_default_module(self, ctx: Context | None = None) -> TemplateModule:
-        if ctx is not None and not ctx.globals_keys.difference(self.globals):
-            ctx = None
-        return super()._get_default_module(ctx)
-
-
-# What a template calls most (its words, addresses, macros) takes no context: called as is.
-_PLAIN = (FunctionType, jinja2.runtime.Macro)
-
-
-class TemplateContext(Context):
-    """Jinja's context, a call to a plain function or a macro made without Jinja's look for
-    a ``pass_context`` mark on it and on its ``__call__`` (a few attribute lookups each,
-    for the hundred calls of a tap's answer)."""
-
-    def call(__self, __obj: Any, *args: Any, **kwargs: Any) -> Any:  # noqa: N805
-        if type(__obj) not in _PLAIN or hasattr(__obj, "jinja_pass_arg"):
-            return super().call(__obj, *args, **kwargs)
-        if kwargs:
-            kwargs.pop("_block_vars", None)
-            kwargs.pop("_loop_vars", None)
-        try:
-            return __obj(*args, **kwargs)
-        except StopIteration:
-            return __self.environment.undefined(
-                "value was undefined because a callable raised a StopIteration exception")
-
-
-class Environment(FlaskEnvironment):
-    """Flask's environment, the templates' globals one flat dict, taken when the first
-    template is loaded and shared by every template without globals of its own: Jinja's
-    default, a ChainMap over the environment's globals, is copied key by key in Python at
-    every render and include (about 50 lookups through both maps each time). Every global
-    is set by :func:`init_app` before any template is loaded, as Jinja asks; no render
-    changes a template's globals."""
-
-    context_class = TemplateContext
-    _flat: dict[str, Any] | None = None
-
-    def make_globals(self, d: Mapping[str, Any] | None) -> dict[str, Any]:
-        if d:
-            return {**self.globals, **d}
-        if self._flat is None:
-            self._flat = dict(self.globals)
-        return self._flat
-
-
 class Dedent(jinja2.ext.Extension):
     """Templates are indented for people and sent without the indentation: each line's
     leading spaces and tabs are taken out of the source, once, when it is compiled (no
@@ -258,7 +165,6 @@ def init_app(app: Flask, games: Mapping[str, GameSpec]) -> None:
 
     from jinja2 import FileSystemBytecodeCache
 
-    app.jinja_env.template_class = Template
     app.jinja_env.trim_blocks = True
     app.jinja_env.lstrip_blocks = True
     app.jinja_env.add_extension(Dedent)

@@ -96,3 +96,23 @@ def test_the_check_knows_the_private_ways_the_app_once_took():
 @pytest.mark.parametrize("path", sources(), ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_private_api_of_the_libraries_is_used(path):
     assert findings(path.read_text(encoding="utf-8")) == []
+
+
+def test_every_dependency_is_pinned_to_a_compatible_range_the_installed_one_is_in():
+    """pyproject.toml names each library the app imports with a lower and an upper bound
+    (the next major release after the one tested), and what is installed lies between."""
+    import tomllib
+    from importlib.metadata import version
+
+    requirements = pytest.importorskip("packaging.requirements")
+    project = tomllib.loads((PACKAGE.parent / "pyproject.toml").read_text())["project"]
+    wanted = [requirements.Requirement(line) for line in
+              (*project["dependencies"], *project["optional-dependencies"]["test"])]
+    named = {requirement.name.lower() for requirement in wanted}
+    assert {"flask", "jinja2", "markupsafe", "werkzeug", "flask-babel", "babel", "weasyprint",
+            "sqlalchemy", "flask-sqlalchemy"} <= named
+    for requirement in wanted:
+        operators = {spec.operator for spec in requirement.specifier}
+        assert operators == {">=", "<"}, requirement
+        assert requirement.specifier.contains(version(requirement.name), prereleases=True), \
+            (requirement, version(requirement.name))

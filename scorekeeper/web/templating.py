@@ -11,6 +11,7 @@ from typing import Any
 import jinja2.ext
 from flask import Flask, g, has_request_context, render_template, request, url_for
 from flask_babel import get_locale
+from flask_babel import gettext as _
 from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 
@@ -122,11 +123,19 @@ def rating_chart(stats: GameStats, order: list[int]):
                          START)
 
 
+def row_word(match: Match, number: str) -> str:
+    """The game's word for its row ``number`` ("Deal 3", "Giro 2"), as a sentence says it
+    after a comma: its first letter small ("deal 3", "giro 2")."""
+    word = _(spec_of(match.game).words.numbered, n=number)
+    return word[:1].lower() + word[1:]
+
+
 GLOBALS: Mapping[str, Any] = {
     "asset": asset, "can_edit": can_edit, "csrf_token": csrf_token, "is_member": is_member,
     "current_lang": lambda: str(get_locale()), "error_messages": error_messages,
     "install_theme": THEME, "leaders_of": leaders_of, "qr_svg": qr_svg,
-    "ranking_of": ranking_of, "rating_chart": rating_chart, "running_chart": running_chart,
+    "ranking_of": ranking_of, "rating_chart": rating_chart, "row_word": row_word,
+    "running_chart": running_chart,
     "secure_offer": secure_offer, "sheet_block": sheet_block, "start_rating": int(START),
     "tournament_table": tournament_table, "undo_redo": undo_redo, "url_for": page_url_for,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,

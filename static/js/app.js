@@ -117,7 +117,7 @@
   if (copy && savedAt) {
     var hand = document.querySelector("#turn input[name=number]");
     var time = new Date(savedAt).toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"});
-    copy.textContent = (hand ? copy.dataset.hand.replace("{hand}", hand.value)
+    copy.textContent = (hand && copy.dataset.hand ? copy.dataset.hand.replace("{hand}", hand.value)
       : copy.dataset.words).replace("{time}", time);
     copy.hidden = false;
   }

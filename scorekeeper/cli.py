@@ -48,3 +48,7 @@ def serve_command(host: str, port: int, workers: int, access_log: bool) -> None:
 
     _checkout()
     serve(host, port, workers, access_log=access_log)
+
+
+if __name__ == "__main__":  # python -m scorekeeper.cli, as the tests run it
+    main()

@@ -54,7 +54,7 @@ def defaults(instance: Path) -> dict[str, Any]:
         or f"sqlite:///{instance / 'scorekeeper.db'}",
         # Behind a reverse proxy: how many proxies set X-Forwarded-For/-Proto/-Host.
         PROXIES=int(os.environ.get("SCOREKEEPER_PROXIES", "0") or 0),
-        # Served by scorekeeper serve, behind its front (scorekeeper.front): one proxy more.
+        # Served by scorekeeper serve, behind Caddy (scorekeeper.serve): one proxy more.
         FRONT=_flag("SCOREKEEPER_FRONT"),
         BABEL_DEFAULT_LOCALE="en",
         LANGUAGES=("en", "it"),
@@ -84,11 +84,15 @@ def defaults(instance: Path) -> dict[str, Any]:
                        "pages": 8 * 1024 * 1024},
         # Games besides the five, by module name (docs/architecture.md, "Adding a game").
         GAMES=(),
-        # The local certificate authority and the server's certificate (scorekeeper.tls).
-        TLS_DIR=str(instance / "tls"),
-        # True when the server answers HTTPS and plain HTTP on the same port (scorekeeper
-        # serve does): a page opened over plain HTTP offers the secure address.
-        SERVES_HTTPS=False,
+        # Where scorekeeper serve's Caddy keeps its local certificate authority: the
+        # certificate page hands out its root certificate (pki/authorities/local/root.crt).
+        CADDY_DIR=str(instance / "caddy"),
+        # The port where scorekeeper serve's Caddy answers HTTPS, beside the plain HTTP one
+        # (set by scorekeeper serve): a page opened over plain HTTP offers the secure address.
+        SECURE_PORT=None,
+        # The address scorekeeper serve printed for the phones (set by it): share links start
+        # with it when no BASE_URL is set.
+        SERVED_URL=None,
     )
 
 

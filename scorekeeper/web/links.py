@@ -1,18 +1,22 @@
 """Addresses another phone can open: the base of share links and QR codes, trusted hosts.
 
-A share link is only useful when the phone that scans it can reach it. The base of every
-link is, in this order: the configured ``BASE_URL``; the address the request came in on,
-unless that is a loopback one; this machine's address on the local network, when the
-server listens on it. Otherwise the link stays on the loopback address and the page says
-that no phone can open it.
+A share link is only useful when the phone that scans it can reach it, and it must never
+lead anywhere a request's ``Host`` header says: the base of every link is the configured
+``BASE_URL``, else the address ``scorekeeper serve`` printed for the phones
+(``SERVED_URL``: the secure address on the local network, or this computer's own when no
+phone can reach the server), else, for an app run another way, the address its server
+listens on (``SERVER_NAME`` and ``SERVER_PORT``, which Werkzeug's and gunicorn's servers
+take from their socket). A base on a loopback address makes the page say that no phone can
+open it.
 
-A server that answers HTTPS and plain HTTP on the same port (``SERVES_HTTPS``) gives the
-https address in its links even to a page opened over plain HTTP, and such a page offers
-its own secure address (:func:`secure_offer`).
+Under ``scorekeeper serve``, Caddy answers HTTPS on a port of its own (``SECURE_PORT``,
+the plain port's next): a page opened over plain HTTP offers its secure twin there
+(:func:`secure_offer`).
 
-``BASE_URL`` also closes a hole: without it the ``Host`` header names the links' host, so
-a forged header would hand out links to another site. With it set, only its host is
-trusted (``TRUSTED_HOSTS``, unless set otherwise) and every other host gets a 400.
+``BASE_URL`` also decides which hosts are answered: only its host is trusted
+(``TRUSTED_HOSTS``, unless set otherwise) and every other host gets a 400. A ``Host`` that
+is no host name at all (a label over 63 characters, an empty one) gets a 400 whatever the
+settings (:func:`guard_host`).
 """
 
 from __future__ import annotations
@@ -21,8 +25,11 @@ import contextlib
 import io
 import ipaddress
 import os
+import re
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlsplit
 
 from flask import Flask, Response, current_app, request, url_for
@@ -74,51 +81,55 @@ class Base:
     loopback: bool
 
 
-def _serves_https() -> bool:
-    return bool(current_app.config.get("SERVES_HTTPS"))
+def _secure_port() -> int | None:
+    return current_app.config.get("SECURE_PORT")
 
 
 def _here() -> str:
-    """The scheme and host of this request, as https when the same port answers it: a
-    plain HTTP request without a port came in on port 80, so its secure twin is there."""
-    if request.scheme == "https" or not _serves_https():
+    """The scheme and host of this request, as https on the secure port when Caddy answers
+    HTTPS there (the request's host name, without the plain port)."""
+    port = _secure_port()
+    if request.scheme == "https" or not port:
         return f"{request.scheme}://{request.host}"
-    port = urlsplit(f"//{request.host}").port
-    return f"https://{request.host}" + ("" if port else ":80")
+    name = urlsplit(f"//{request.host}").hostname or ""
+    return f"https://[{name}]:{port}" if ":" in name else f"https://{name}:{port}"
+
+
+def _listening() -> str:
+    """The address the server listens on, as its socket says (never the Host header)."""
+    environ = request.environ
+    name, port = environ.get("SERVER_NAME", ""), str(environ.get("SERVER_PORT", ""))
+    if ":" in name:
+        name = f"[{name}]"
+    default = {"http": "80", "https": "443"}.get(request.scheme)
+    return f"{request.scheme}://{name}" + ("" if not port or port == default else f":{port}")
 
 
 def link_base() -> Base:
     """The base of share links for the current request (see the module's docstring)."""
-    configured = current_app.config.get("BASE_URL")
+    configured = current_app.config.get("BASE_URL") or current_app.config.get("SERVED_URL")
     if configured:
         return Base(configured.rstrip("/"), is_loopback(urlsplit(configured).netloc))
-    here = _here()
-    if not is_loopback(request.host):
-        return Base(here, False)
-    listen = current_app.config.get("LISTEN_HOST")
-    lan = lan_address()
-    if listen and not is_loopback(listen) and lan:
-        scheme, port = urlsplit(here).scheme, urlsplit(here).port
-        return Base(f"{scheme}://{lan}" + (f":{port}" if port else ""), False)
-    return Base(here, True)
+    here = _listening()
+    return Base(here, is_loopback(urlsplit(here).netloc))
 
 
 def secure_address(path: str = "/") -> str | None:
-    """The https address of ``path`` on this host and port, when this server answers
-    HTTPS there (or the request came over it); else None."""
-    if request.scheme != "https" and not _serves_https():
+    """The https address of ``path`` on this host, when this server answers HTTPS (or the
+    request came over it); else None."""
+    if request.scheme != "https" and not _secure_port():
         return None
     return _here() + path
 
 
 def secure_offer() -> str | None:
     """The secure address of this very page, to offer a phone that opened it over plain
-    HTTP on a server that also answers HTTPS on the same port; None over HTTPS, on a
-    server without HTTPS, and for the answer to a form (its address shows no page).
+    HTTP on a server that also answers HTTPS; None over HTTPS, on a server without HTTPS,
+    and for the answer to a form (its address shows no page).
 
     The path and query are kept, so the phone lands on the same page.
     """
-    if request.scheme == "https" or not _serves_https() or request.method not in (
+    if request.scheme == "https" or not _secure_port() or request.method not in (
             "GET", "HEAD"):
         return None
     parts = urlsplit(request.url)
@@ -152,6 +163,58 @@ def refuse_host(error: SecurityError) -> Response:
     host = request.environ.get("HTTP_HOST", "")
     message = _("This server does not answer to %(host)s.", host=host)
     return Response(message, 400, {"Content-Type": "text/plain; charset=utf-8"})
+
+
+_LABEL = re.compile(r"[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?")
+_PORT = re.compile(r"[0-9]{1,5}")
+
+
+def valid_host(value: str) -> bool:
+    """True when ``value`` (a ``Host`` header, lower case) is a host name or an address,
+    with or without a port: labels of 1 to 63 letters, digits, ``-`` or ``_``, 253
+    characters at most; an empty value is left to the server's own name.
+
+    >>> [valid_host(h) for h in ("", "scores.example", "192.168.1.20:5000", "[::1]:80",
+    ...                          "a.b.", "x" * 63 + ".example")]
+    [True, True, True, True, True, True]
+    >>> [valid_host(h) for h in ("a..b", "x" * 64 + ".example", ".a", "a:b", "[::z]",
+    ...                          "a b", "caf\u00e9.example", "a:1:2", "-a.b")]
+    [False, False, False, False, False, False, False, False, False]
+    """
+    if not value:
+        return True
+    if value.startswith("["):
+        address, _bracket, port = value[1:].partition("]")
+        if port and not (port.startswith(":") and _PORT.fullmatch(port[1:])):
+            return False
+        try:
+            return ipaddress.IPv6Address(address) is not None
+        except ValueError:
+            return False
+    name, colon, port = value.partition(":")
+    if colon and not _PORT.fullmatch(port):
+        return False
+    name = name[:-1] if name.endswith(".") else name
+    return 0 < len(name) <= 253 and all(
+        len(label) <= 63 and _LABEL.fullmatch(label) for label in name.split("."))
+
+
+def guard_host(wsgi_app: Callable) -> Callable:
+    """A plain 400, before anything of the app runs, for a ``Host`` (or a proxy's
+    ``X-Forwarded-Host``) that is no host name: no page, not even an error page, can build
+    its addresses on it."""
+
+    def app(environ: dict, start_response: Callable) -> Any:
+        hosts = [environ.get("HTTP_HOST", "")]
+        hosts += environ.get("HTTP_X_FORWARDED_HOST", "").split(",")
+        if all(valid_host(host.strip()) for host in hosts):
+            return wsgi_app(environ, start_response)
+        body = b"This is not a host name this server answers to.\n"
+        start_response("400 BAD REQUEST", [("Content-Type", "text/plain; charset=utf-8"),
+                                           ("Content-Length", str(len(body)))])
+        return [body]
+
+    return app
 
 
 def _hosts(value: str) -> list[str]:

@@ -14,6 +14,7 @@ from itsdangerous import BadSignature
 from werkzeug.datastructures import MultiDict
 
 from ..models import MATCH_ID
+from .links import guard_host
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -80,10 +81,11 @@ DOCUMENT_HEADERS = [("Content-Security-Policy", CSP), ("Referrer-Policy", "same-
 
 
 def hsts_age() -> int:
-    """How long a browser keeps to HTTPS here once it came over it: a year, but a day where
-    the server's own certificate authority signs (a new authority, made when instance/tls
-    is deleted, must not leave the phones unable to reach the page that installs it)."""
-    return 86_400 if current_app.config["SERVES_HTTPS"] else 31_536_000
+    """How long a browser keeps to HTTPS here once it came over it: a year; none where
+    scorekeeper serve answers plain HTTP on a port of its own beside HTTPS (a browser keeps
+    to HTTPS by host, whatever the port: the plain port, and the page that installs the
+    certificate on it, would be out of reach)."""
+    return 0 if current_app.config["SECURE_PORT"] else 31_536_000
 
 
 READ_COOKIES = 4096  # session cookies whose signature was checked, kept at most
@@ -131,13 +133,15 @@ class SessionInterface(SecureCookieSessionInterface):
 
 def lowercase_host(wsgi_app: Callable) -> Callable:
     """Host names are the same whatever their case (SCORES.EXAMPLE is scores.example): the
-    trusted-host check and the links see them in lower case."""
+    trusted-host check and the links see them in lower case; a host that is no host name
+    gets a 400 there (``links.guard_host``)."""
+    guarded = guard_host(wsgi_app)
 
     def app(environ: dict, start_response: Callable) -> Any:
         for key in ("HTTP_HOST", "HTTP_X_FORWARDED_HOST"):
             if key in environ:
                 environ[key] = environ[key].lower()
-        return wsgi_app(environ, start_response)
+        return guarded(environ, start_response)
 
     return app
 

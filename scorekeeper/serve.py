@@ -230,7 +230,8 @@ def caddy_binary() -> str | None:
 
 
 def caddy_folder(instance: Path) -> Path:
-    """Where Caddy keeps its local authority and certificates, and its log."""
+    """Where Caddy keeps its local authority and certificates, its configuration and its
+    log for each port (caddy-<PORT>.log)."""
     return instance / "caddy"
 
 
@@ -325,7 +326,7 @@ class Caddy:
     def __init__(self, binary: str, config: Path, folder: Path, host: str, port: int) -> None:
         self.binary, self.config, self.folder = binary, config, folder
         self.host, self.port = host, port
-        self.log = folder / "caddy.log"
+        self.log = folder / f"caddy-{port}.log"
         self.process: subprocess.Popen | None = None
 
     def start(self, root: Path, seconds: float = 30.0) -> str | None:
@@ -333,7 +334,7 @@ class Caddy:
         None then, else why it did not start."""
         env = {**os.environ, "XDG_DATA_HOME": str(self.folder / "data"),
                "XDG_CONFIG_HOME": str(self.folder / "config")}
-        with open(self.log, "ab") as log:
+        with open(self.log, "ab" if self.process else "wb") as log:
             self.process = subprocess.Popen(
                 [self.binary, "run", "--adapter", "caddyfile", "--config", str(self.config)],
                 stdin=subprocess.DEVNULL, stdout=log, stderr=log, env=env,
@@ -448,7 +449,6 @@ def serve(host: str, port: int, workers: int, *, access_log: bool = False) -> No
     backend = os.path.join(sockets, "workers.sock")
     config = folder / f"Caddyfile-{port}"
     config.write_text(caddyfile(host, port, backend, folder))
-    (folder / "caddy.log").write_bytes(b"")
     caddy = Caddy(binary, config, folder, host, port)
     stopping: list[int] = []
 

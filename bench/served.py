@@ -5,6 +5,7 @@ HTTP on its port, HTTPS on the next."""
 from __future__ import annotations
 
 import os
+import random
 import socket
 import subprocess
 import sys
@@ -19,16 +20,20 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def free_port() -> int:
-    """A TCP port nothing listens on right now, nor on the next one (the server's HTTPS)."""
-    for _ in range(100):
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            port = probe.getsockname()[1]
-        if port >= 65535:
-            continue
+    """A TCP port nothing listens on right now, nor on the next one (the server's HTTPS).
+    Both are below the range the system hands out to outgoing connections, so that no
+    client's connection (the server's own look at its ports, say) takes the second one
+    before Caddy binds it."""
+    try:
+        low = int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        low = 32768
+    for _ in range(200):
+        port = random.randrange(10000, max(low, 10002) - 2)
         try:
-            with socket.socket() as probe:
-                probe.bind(("127.0.0.1", port + 1))
+            for candidate in (port, port + 1):
+                with socket.socket() as probe:
+                    probe.bind(("127.0.0.1", candidate))
         except OSError:
             continue
         return port

@@ -139,6 +139,25 @@ def test_a_killed_front_is_started_again_and_too_many_deaths_stop_the_server(tmp
         assert listener(server.port) is None
 
 
+def test_a_killed_gunicorn_is_started_again(tmp_path):
+    """gunicorn's arbiter killed with -9 (its workers follow it): the server starts it
+    again, and the port answers as before."""
+    with served(tmp_path / "run.db") as server:
+        arbiter = server.arbiter()
+        os.kill(arbiter, signal.SIGKILL)
+
+        def served_again() -> bool:
+            others = [pid for pid in children(server.process.pid)
+                      if alive(pid) and pid not in (arbiter, listener(server.port))]
+            return len(others) == 1 and answers(server.port)
+
+        deadline = time.monotonic() + 30
+        while alive(arbiter) or not served_again():
+            assert server.process.poll() is None, "the server stopped"
+            assert time.monotonic() < deadline, "nothing answers behind Caddy any more"
+            time.sleep(0.2)
+
+
 def test_2100_idle_connections_of_one_client_lock_no_other_phone_out(tmp_path):
     """One client holds 2,100 connections open and sends nothing; another phone still
     gets its pages, over plain HTTP and over HTTPS."""

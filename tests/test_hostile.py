@@ -40,6 +40,7 @@ from scorekeeper.models import Invitation, Match
 from scorekeeper.rules import GAMES
 
 from .conftest import Table, database_url, drop_database, migrated_app, report
+from .test_certificate import make_ca
 
 pytestmark = pytest.mark.slow
 
@@ -517,8 +518,11 @@ class World:
 
 @pytest.fixture(scope="module")
 def world(tmp_path_factory, request) -> Iterator[World]:
-    """An app on a migrated database (PostgreSQL when TEST_DATABASE_URL is set)."""
+    """An app on a migrated database (PostgreSQL when TEST_DATABASE_URL is set), with a
+    local certificate authority of its own for the certificate pages to hand out."""
     app = migrated_app(database_url(tmp_path_factory.mktemp("hostile")))
+    app.config["CADDY_DIR"] = str(tmp_path_factory.mktemp("caddy"))
+    make_ca(Path(app.config["CADDY_DIR"]))
     client = app.test_client()
     world = World(app, client, Table(client))
     yield world

@@ -35,9 +35,11 @@ def database_url(tmp_path) -> str:
     return f"{url}_{worker}" if worker else url
 
 
-def migrated_app(url: str) -> Flask:
-    """An app on the database at ``url``, migrated to the latest schema."""
-    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url})
+def migrated_app(url: str, **config: Any) -> Flask:
+    """An app on the database at ``url``, migrated to the latest schema; ``config`` adds
+    settings."""
+    app = create_app({"TESTING": True, "SECRET_KEY": "test", "SQLALCHEMY_DATABASE_URI": url,
+                      **config})
     with app.app_context():
         upgrade()
     return app
@@ -57,6 +59,16 @@ def drop_database(app: Flask) -> None:
 def app(tmp_path) -> Iterator[Flask]:
     """An app on a freshly migrated database."""
     app = migrated_app(database_url(tmp_path))
+    yield app
+    drop_database(app)
+
+
+@pytest.fixture
+def cached_app(tmp_path) -> Iterator[Flask]:
+    """An app on a freshly migrated database with its in-process caches on, whatever
+    SCOREKEEPER_CACHES says: for the tests of what the caches save (queries, renders); every
+    other test takes ``app``, which runs once with the caches on and once with them off."""
+    app = migrated_app(database_url(tmp_path), CACHES=True)
     yield app
     drop_database(app)
 

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from .conftest import Table
 from .test_sheets import play as play_navawhist
 from .test_sheets_games import (
     CAVALLORE_DEALS,
@@ -190,7 +191,10 @@ def test_file_names_tell_matches_apart(table, client):
     assert names[0] != names[1]
 
 
-def test_a_pdf_is_made_once_per_version_and_language(table, client, app, monkeypatch):
+def test_a_pdf_is_made_once_per_version_and_language(cached_app, monkeypatch):
+    # what the PDF cache saves is counted: the app has its caches on
+    table = Table(cached_app.test_client())
+    client = table.client
     from scorekeeper.views import exports as sheets
 
     made: list[Any] = []

@@ -5,11 +5,18 @@ from __future__ import annotations
 import re
 from contextlib import contextmanager
 
+import pytest
 from sqlalchemy import event, update
 
 from scorekeeper.db import db
 from scorekeeper.models import Match
 from scorekeeper.rules import navawhist
+
+
+@pytest.fixture
+def app(cached_app):
+    """What these tests count is what the caches save: the app has them on."""
+    return cached_app
 
 
 @contextmanager

@@ -153,8 +153,9 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
               expected: int | None, kind: str = "enter", undoes: Change | None = None) -> Sheet:
     """Set hand ``number`` to ``data`` (None removes the last hand), checked by the rules.
 
-    The sheet is computed once, with the change applied, before anything is written; once
-    stored it is the cached sheet of the match's new version. Raises RuleError (nothing
+    The sheet is computed once, with the change applied, before anything is written (a hand
+    added at the end resumes the sheet kept for the version before); once stored it is the
+    cached sheet of the match's new version. Raises RuleError (nothing
     stored) when the match was abandoned or the rules refuse the match with the change, and
     Conflict when the match changed since version ``expected``.
     """
@@ -174,7 +175,11 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
     else:
         inputs[number - 1] = data
     inputs = frozen(inputs)  # what the caches keep below, scored as they will keep it
-    sheet = compute_sheet(match, inputs)
+    # A hand added at the end: the sheet kept for the version before it is resumed (none
+    # kept, or any other change: the sheet is built whole).
+    appended = old is None and data is not None
+    previous = sheets().peek((match.id, match.version)) if appended else None
+    sheet = compute_sheet(match, inputs, previous)
     version = _bump_version(match, expected, finished=sheet.finished, locked=sheet.finished)
     connection = db.session.connection()
     now = _now()

@@ -47,9 +47,15 @@ def stored_hands(match: Match) -> tuple[dict[str, Any], ...]:
         db.session.connection().execute(_HANDS, {"match": match.id}).scalars()))
 
 
-def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None) -> Sheet:
-    """The match's sheet, from its stored hands (cached by version) or from ``hands``."""
+def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None,
+                  previous: Sheet | None = None) -> Sheet:
+    """The match's sheet, from its stored hands (cached by version) or from ``hands``;
+    ``previous``, the sheet of the first of ``hands``, is resumed from where the game can
+    (hands added at the end score only those)."""
     game = GAMES[match.game]
+    if previous is not None and hands is not None:
+        return game.extend_sheet(previous, hands, first_dealer=match.first_dealer,
+                                 **match.options)
     if hands is not None:
         return game.build_sheet(len(match.seats), hands, first_dealer=match.first_dealer,
                                 **match.options)

@@ -249,12 +249,32 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     """
     opts = _clean_options(players, options)
     first_dealer = check_seat(first_dealer, players, N_("first dealer"))
+    return _played(players, opts, first_dealer, [], [], hands)
+
+
+def resume_sheet(previous: Sheet, hands: Sequence[Mapping[str, Any]]) -> Sheet:
+    """The sheet of ``previous``'s games and ``hands`` after them: what :func:`build_sheet`
+    gives for all of them, each earlier game's row taken as ``previous`` has it.
+
+    >>> first = build_sheet(2, [{"closer": 1, "points": [20, 0]}])
+    >>> resume_sheet(first, [{"points": [9, 5]}]) == build_sheet(
+    ...     2, [{"closer": 1, "points": [20, 0]}, {"points": [9, 5]}])
+    True
+    """
+    first_dealer = previous.rows[0].dealer if previous.rows else previous.next.dealer
+    return _played(previous.players, dict(previous.options), first_dealer, list(previous.rows),
+                   list(previous.status.warnings), hands)
+
+
+def _played(players: int, opts: dict[str, Any], first_dealer: int, rows: list[Row],
+            found: list[dict[str, Any]], hands: Sequence[Mapping[str, Any]]) -> Sheet:
+    """The sheet of the games ``rows`` (with their warnings ``found``) and ``hands`` after
+    them, scored one by one."""
     length, target = _length(players, opts), opts["target"]
-    rows: list[Row] = []
-    totals = (0,) * players
-    found: list[dict[str, Any]] = []
-    finished = False
-    for index, hand in enumerate(hands):
+    totals = rows[-1].totals if rows else (0,) * players
+    finished = bool(rows) and (len(rows) == length if length is not None
+                               else max(totals) >= target)
+    for index, hand in enumerate(hands, start=len(rows)):
         if finished:
             raise RuleError(N_("The match is over after game %(number)s."), number=index)
         raw = list(hand.get("points") or ())
@@ -336,7 +356,7 @@ FIGURES = (
 GAME = Game(
     key="quarantotto", name="Quarantotto", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     figures=FIGURES, counts=counts,
-    options=OPTIONS, clockwise=True, build_sheet=build_sheet,
+    options=OPTIONS, clockwise=True, build_sheet=build_sheet, resume_sheet=resume_sheet,
     # Every table of a tournament plays as long: 4 games (TOURNAMENTS.md).
     tournament=TournamentTables(options=(("length", "games"), ("games", 4))),
     saved=N_("Game %(n)s saved."),

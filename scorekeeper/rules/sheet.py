@@ -7,7 +7,7 @@ docs/rules.md, "Conventions for every game".
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -151,6 +151,10 @@ class Game:
     options: tuple[Option, ...]
     clockwise: bool
     build_sheet: Callable[..., Sheet]
+    # The sheet of a match resumed from the sheet of its first hands (``previous``) and the
+    # hands after them: what ``build_sheet`` gives for them all, the earlier rows as they are
+    # (None: the game builds its sheets whole; :meth:`extend_sheet` does then).
+    resume_sheet: Callable[[Sheet, Sequence[Mapping[str, Any]]], Sheet] | None = None
     solitaire: bool = False
     # What the statistics show for this game beyond wins and scores: the figures, and the
     # function that counts their parts per column of a computed sheet.
@@ -163,6 +167,23 @@ class Game:
     saved: str = N_("Hand %(n)s saved.")
     saved_elsewhere: str = N_("Another phone saved hand %(n)s: this is the sheet now.")
     correct: str = N_("Correct hand %(n)s")
+
+    def extend_sheet(self, previous: Sheet, hands: Sequence[Mapping[str, Any]], *,
+                     first_dealer: int = 0, **options: Any) -> Sheet:
+        """The sheet of ``hands``, given ``previous``: the sheet ``build_sheet`` gave for the
+        first of them with the same players, first dealer and options. Equal to
+        ``build_sheet(players, hands, ...)``, refusals included; only the hands after
+        ``previous``'s are scored where the game resumes its sheets.
+
+        >>> from scorekeeper.rules import GAMES
+        >>> game, hands = GAMES["quarantotto"], [{"closer": 0, "points": [None, 9]}] * 2
+        >>> game.extend_sheet(game.build_sheet(2, hands[:1]), hands) == game.build_sheet(2, hands)
+        True
+        """
+        if self.resume_sheet is None or len(previous.rows) > len(hands):
+            return self.build_sheet(previous.players, hands, first_dealer=first_dealer,
+                                    **options)
+        return self.resume_sheet(previous, hands[len(previous.rows):])
 
     def clean_options(self, players: int, raw: Mapping[str, Any]) -> dict[str, Any]:
         """The options for a table of ``players``, defaults filled in, or RuleError.

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -280,3 +281,18 @@ def test_a_choice_on_the_correction_page_redraws_its_form_alone(table):
     # the rules' warning comes with Anna's keypad as soon as the form shows her 0
     assert "Anna has 0 points in hand though nobody closed" in text
     assert table.sheet(match_id)["version"] == sheet["version"]  # nothing stored
+
+
+def test_a_save_while_the_match_goes_on_answers_the_row_saved_not_the_sheet(table):
+    match_id = table.new_match("quarantotto", NAMES, length="target", target=500)
+    htmx = {"HX-Request": "true"}
+    for closer in range(3):
+        answer = play(table, match_id, closer, [None if s == closer else 9 + s for s in range(4)],
+                      headers=htmx).get_data(as_text=True)
+    # Game 3 is sent alone, with what it changed; games 1 and 2 stay as the phone shows them.
+    assert 'id="game-3"' in answer and 'id="game-1"' not in answer
+    assert 'hx-swap-oob="beforeend:#games"' in answer and 'id="current-game"' in answer
+    page = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    row = re.compile(r'<tr id="game-3".*?</tr>', re.S)
+    assert row.search(answer).group() == row.search(page).group()
+    assert 'id="game-1"' in page and 'id="current-game"' in page

@@ -183,3 +183,18 @@ def test_a_printed_row_is_one_line_of_fields_that_fits_its_page(app, table, play
     assert [row for block in blocks for row in block] == list(printed.rows)
     assert [len(block) for block in blocks] == [BLOCK, BLOCK, 2]
     assert printed.text(blocks[0]).split("\n") == full[:BLOCK]
+
+
+def test_a_long_match_chart_is_drawn_through_a_few_hundred_points_at_most():
+    from scorekeeper.engine.charts import MOST, running_chart
+    from scorekeeper.rules import GAMES
+
+    rules, target = GAMES["quarantotto"], {"length": "target", "target": 10**5}
+    hands = [{"closer": n % 3, "points": [None if s == n % 3 else 2 + (n * s) % 40
+                                          for s in range(3)]} for n in range(1000)]
+    short, long = (running_chart(rules.build_sheet(3, hands[:n], **target)) for n in (50, 1000))
+    assert [len(s.points.split()) for s in short.series] == [51] * 3  # every hand
+    assert [len(s.points.split()) for s in long.series] == [MOST + 1] * 3
+    last = rules.build_sheet(3, hands, **target).totals
+    assert [s.total for s in long.series] == list(last) and long.hands == 1000
+    assert long.top == max(last)  # Quarantotto's totals only grow

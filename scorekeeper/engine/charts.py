@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from ..rules import Sheet
 
 WIDTH, HEIGHT, PAD = 320, 140, 24
+MOST = (WIDTH - 2 * PAD) // 2  # the points a line of running totals is drawn through, at most
 # Distinct on light and dark backgrounds; given as SVG attributes so that paper (WeasyPrint)
 # and screens draw the same colours.
 COLORS = ("#3b8ee8", "#e5534b", "#2fa84f", "#a371f7", "#f0883e", "#1fb6c9", "#c38b5f",
@@ -56,24 +57,28 @@ def running_chart(sheet: Sheet) -> LineChart | None:
     """
     if len(sheet.rows) < 2:
         return None
-    columns = len(sheet.columns)
-    rows = [(0,) * columns] + [row.totals for row in sheet.rows]
-    values = [v for totals in rows for v in totals]
-    top, bottom = max(values + [0]), min(values + [0])
+    columns, hands = len(sheet.columns), len(sheet.rows)
+    every = [row.totals for row in sheet.rows]
+    top, bottom = max(0, max(map(max, every))), min(0, min(map(min, every)))
     span = (top - bottom) or 1
-    step = (WIDTH - 2 * PAD) / (len(rows) - 1)
+    step = (WIDTH - 2 * PAD) / hands
+    # A long match's lines are drawn through at most MOST of its hands, evenly spread (the
+    # first and the last among them): the chart is no wider for a thousand hands.
+    shown = range(hands + 1) if hands <= MOST else sorted(
+        {round(i * hands / MOST) for i in range(MOST + 1)})
+    rows = [(i, every[i - 1] if i else (0,) * columns) for i in shown]
 
     def y(value: int) -> float:
         return round(PAD / 2 + (top - value) * (HEIGHT - PAD) / span, 1)
 
     series = []
     for column in range(columns):
-        coords = [(round(PAD + i * step, 1), y(totals[column])) for i, totals in enumerate(rows)]
+        coords = [(round(PAD + i * step, 1), y(totals[column])) for i, totals in rows]
         points = " ".join(f"{x},{v}" for x, v in coords)
         color, dash = _look(column)
-        series.append(Series(column, color, points, coords[-1], rows[-1][column], dash,
+        series.append(Series(column, color, points, coords[-1], every[-1][column], dash,
                              (column,)))
-    return LineChart(tuple(series), y(0), top, bottom, len(rows) - 1)
+    return LineChart(tuple(series), y(0), top, bottom, hands)
 
 
 def _look(index: int) -> tuple[str, str]:

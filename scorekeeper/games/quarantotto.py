@@ -39,6 +39,7 @@ WORDS = Words(N_("Game %(n)s"), {
 STOCK = cardpad.STOCK
 EDIT_TEMPLATE = "hands/correct.html"
 CORRECT_PANEL = "hands/_correct_rummy.html"
+SAVED = "games/quarantotto/_saved.html"  # the answer to a save while the match goes on
 
 
 @dataclass
@@ -103,7 +104,7 @@ def _game_data(draft: Draft, _sheet: Any) -> dict[str, Any]:
 def enter(match_id: str):
     """Record the next game, or show the form again after a tap or a choice."""
     return rummy.enter(get_match(match_id, "quarantotto"), Draft, saving=_saving,
-                       data=_game_data)
+                       data=_game_data, saved=SAVED)
 
 
 def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):

@@ -30,8 +30,11 @@ ENTRY_PANEL = "hands/_entry.html"
 Data = Callable[[Any, Sheet], dict[str, Any]]
 
 
-def enter(match: Match, draft_class: Any, *, saving: Callable[[], bool], data: Data):
-    """Record the next hand, or show the entry again after a tap or a choice."""
+def enter(match: Match, draft_class: Any, *, saving: Callable[[], bool], data: Data,
+          saved: str | None = None):
+    """Record the next hand, or show the entry again after a tap or a choice. ``saved``: the
+    template of the answer to a save (htmx) while the match goes on, a hand saved before it:
+    the turn and what the save changed, out of band (None: the whole live sheet)."""
     form = HandForm()
     draft = draft_class.posted(len(match.seats))
     try:
@@ -42,12 +45,14 @@ def enter(match: Match, draft_class: Any, *, saving: Callable[[], bool], data: D
         if draft.tapped or not saving():
             return redraw(match, ENTRY_PANEL, draft=draft, address=tap_address(
                 "matches.show", form.number.data, draft.state(), match_id=match.id))
-        save_hand(match, form.number.data, data(draft, sheet), expected=form.version.data)
+        sheet = save_hand(match, form.number.data, data(draft, sheet),
+                          expected=form.version.data)
     except Conflict as error:
         return answer_refusal(match, error, draft=draft if still_next(match, form) else None)
     except RuleError as error:
         return answer_refusal(match, error, draft=draft, at=seat_at(error, "closer"))
-    return after_change(match, saved=form.number.data)
+    going_on = not sheet.finished and form.number.data > 1
+    return after_change(match, saved=form.number.data, turn=saved if going_on else None)
 
 
 def correct(match: Match, number: int, hand: dict[str, Any], draft_class: Any, *,

@@ -168,6 +168,30 @@ def test_quarantotto_game_with_the_keypad_and_a_typed_sum(page, live_server):
     shot(page, "quarantotto-sheet")
 
 
+def test_quarantotto_games_saved_in_turn_add_their_rows_as_a_reload_shows_them(page,
+                                                                               live_server):
+    """A save while the match goes on sends the row saved, not the sheet: the page it makes
+    reads as the page reloaded."""
+    create_match(page, live_server, "quarantotto", ["Anna", "Bruno", "Carla"])
+    games = [("Anna", ["", "20", "9"]), ("Bruno", ["7", "", "30"])]
+    for number, (closer, values) in enumerate(games, start=1):
+        pick_closer(page, closer)
+        for seat, value in enumerate(values):
+            if value:
+                settled(page)
+                page.fill(f"#values-{seat}", value)
+        settled(page)
+        page.locator("button[value=save]").click()
+        expect(page.locator(".entry h2")).to_have_text(f"Game {number + 1} of 3")
+    expect(page.locator("#games tr")).to_have_count(2)
+    expect(page.locator("#current-game tr.current")).to_have_count(1)
+    shown = [page.locator(part).inner_text() for part in ("table.sheet", "#strip", "#chart")]
+    page.reload()
+    expect(page.locator(".entry h2")).to_have_text("Game 3 of 3")
+    assert [page.locator(part).inner_text() for part in ("table.sheet", "#strip", "#chart")] \
+        == shown
+
+
 # Forty-Five -------------------------------------------------------------------------------
 
 # Trump spades; cards in play order, trick by trick (who played them follows from the lead).

@@ -80,8 +80,10 @@ def defaults(instance: Path) -> dict[str, Any]:
         CACHES=os.environ.get("SCOREKEEPER_CACHES", "on").lower() not in ("0", "off", "no",
                                                                          "false"),
         # Bytes each in-process cache of a worker may hold (see scorekeeper.engine.cache).
+        # The facts of every match of a table: about 1.4 KB a match of two sides, so a
+        # change to a table of 10,000 such matches computes the facts of that match alone.
         CACHE_BUDGETS={"sheets": 8 * 1024 * 1024, "sheet-html": 4 * 1024 * 1024,
-                       "pages": 8 * 1024 * 1024},
+                       "pages": 8 * 1024 * 1024, "match-facts": 16 * 1024 * 1024},
         # Games besides the five, by module name (docs/architecture.md, "Adding a game").
         GAMES=(),
         # Where scorekeeper serve's Caddy keeps its local certificate authority: the

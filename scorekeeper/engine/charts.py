@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from ..rules import Sheet
 
@@ -62,11 +64,9 @@ def running_chart(sheet: Sheet) -> LineChart | None:
     top, bottom = max(0, max(map(max, every))), min(0, min(map(min, every)))
     span = (top - bottom) or 1
     step = (WIDTH - 2 * PAD) / hands
-    # A long match's lines are drawn through at most MOST of its hands, evenly spread (the
-    # first and the last among them): the chart is no wider for a thousand hands.
-    shown = range(hands + 1) if hands <= MOST else sorted(
-        {round(i * hands / MOST) for i in range(MOST + 1)})
-    rows = [(i, every[i - 1] if i else (0,) * columns) for i in shown]
+    # A long match's lines are drawn through at most MOST of its hands (spread): the chart
+    # is no wider for a thousand hands.
+    rows = [(i, every[i - 1] if i else (0,) * columns) for i in spread(range(hands + 1))]
 
     def y(value: int) -> float:
         return round(PAD / 2 + (top - value) * (HEIGHT - PAD) / span, 1)
@@ -79,6 +79,19 @@ def running_chart(sheet: Sheet) -> LineChart | None:
         series.append(Series(column, color, points, coords[-1], every[-1][column], dash,
                              (column,)))
     return LineChart(tuple(series), y(0), top, bottom, hands)
+
+
+def spread(values: Sequence[Any], most: int = MOST) -> Sequence[Any]:
+    """At most ``most + 1`` of ``values``, evenly spread, the first and the last among them
+    (all of them when there are no more).
+
+    >>> spread(list(range(10)), 3), spread([1, 2], 3)
+    ([0, 3, 6, 9], [1, 2])
+    """
+    if len(values) <= most + 1:
+        return values
+    last = len(values) - 1
+    return [values[round(i * last / most)] for i in range(most + 1)]
 
 
 def _look(index: int) -> tuple[str, str]:

@@ -21,7 +21,8 @@ from ..db import db
 from ..models import Match, Player, Table
 from ..rules import GAMES, Figure
 from .cache import cache
-from .sheets import compute_sheet
+from .charts import spread
+from .sheets import compute_sheet, sheets
 
 
 @dataclass(frozen=True)
@@ -41,8 +42,12 @@ class Facts:
 
 
 def facts_of(match: Match) -> Facts:
-    """The facts of a match, from its computed sheet and its game's counts."""
-    sheet = compute_sheet(match)
+    """The facts of a match, from its computed sheet and its game's counts: the sheet kept
+    for its version, else one computed from its hands (loaded with it) and not kept, so
+    that the statistics of thousands of matches leave the sheets of the matches being
+    played in the cache."""
+    sheet = sheets().peek((match.id, match.version)) or compute_sheet(
+        match, [hand.data for hand in match.hands])
     game = GAMES[match.game]
     ids = [seat.player_id for seat in match.seats]
     return Facts(
@@ -79,7 +84,11 @@ class Line:
 
     played: int = 0
     won: int = 0
-    scores: list[int] = field(default_factory=list)
+    # the final scores of the finished matches: their sum, the highest and the lowest (a
+    # table's statistics hold a few numbers a player, whatever the matches played)
+    scored: int = 0
+    highest: int | None = None
+    lowest: int | None = None
     streak: int = 0
     best_streak: int = 0
     counts: Counter = field(default_factory=Counter)
@@ -90,7 +99,11 @@ class Line:
 
     @property
     def average(self) -> float | None:
-        return round(sum(self.scores) / len(self.scores), 1) if self.scores else None
+        return round(self.scored / self.played, 1) if self.played else None
+
+    def best(self, lower_wins: bool) -> int | None:
+        """The best final score: the highest, or the lowest where the lowest wins."""
+        return self.lowest if lower_wins else self.highest
 
     def figure(self, figure: Figure) -> float | int | None:
         return figure.value(self.counts)
@@ -143,7 +156,8 @@ class GameStats:
     players: dict[int, Line] = field(default_factory=lambda: defaultdict(Line))
     sides: dict[tuple[int, ...], Line] = field(default_factory=lambda: defaultdict(Line))
     ratings: dict[int, Rating] = field(default_factory=dict)
-    # each rated player's rating (mu) after each rated match they played: (step, rating)
+    # each rated player's rating (mu) after each rated match they played: (step, rating),
+    # evenly spread over the matches when they are more than a chart draws (charts.spread)
     history: dict[int, list[tuple[int, float]]] = field(default_factory=dict)
     rated: int = 0
 
@@ -181,7 +195,10 @@ def _add(line: Line, facts: Facts, column: int) -> None:
     if not facts.finished:
         return
     line.played += 1
-    line.scores.append(facts.totals[column])
+    score = facts.totals[column]
+    line.scored += score
+    line.highest = score if line.highest is None else max(line.highest, score)
+    line.lowest = score if line.lowest is None else min(line.lowest, score)
     if column in facts.winners:
         line.won += 1
         line.streak += 1
@@ -278,7 +295,8 @@ def _rate(table_id: str, game: str, stats: GameStats, everything: list[Facts]) -
     for step, after in enumerate(run.after, start=1):
         for player, (mu, _sigma) in after.items():
             history[player].append((step, mu))
-    stats.history = dict(history)
+    # What the chart draws: a few hundred points a player at most, the last one included.
+    stats.history = {player: list(spread(points)) for player, points in history.items()}
 
 
 def facts_weight(facts: Facts) -> int:

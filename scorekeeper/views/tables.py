@@ -30,7 +30,7 @@ from ..db import db
 from ..engine.cache import cache
 from ..engine.ledger import bump_table
 from ..engine.sheets import compute_sheet
-from ..engine.stats import table_stats
+from ..engine.stats import Line, table_stats
 from ..models import (
     NAME_LENGTH,
     TABLE_NAME_LENGTH,
@@ -373,8 +373,6 @@ def _chance(value: Any) -> float:
     return round(100 * float(value), 1)
 
 
-def _best(scores: list[int], game: Game) -> int | None:
+def _best(line: Line, game: Game) -> int | None:
     """The best final score: the highest, or the lowest where the lowest wins."""
-    if not scores:
-        return None
-    return min(scores) if game.lower_wins else max(scores)
+    return line.best(game.lower_wins)

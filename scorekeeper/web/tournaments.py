@@ -118,50 +118,71 @@ def version_key(tournament: Tournament) -> tuple:
     return (tournament.id, tournament.version, tuple(tuple(row) for row in rows))
 
 
-def results_weight(results: Results) -> int:
-    """The bytes cached results hold, estimated without walking them (they reach the
-    entrants and their sheets' scores): about 2 KB a table and 1 KB a standing."""
-    tables = sum(len(tables) for tables in results.rounds)
-    return 1024 + 2048 * tables + 1024 * len(results.overall.rows) * (len(results.per_round) + 1)
+def round_weight(done: tuple[list[Played], rules.Standings]) -> int:
+    """The bytes a round's cached results hold, estimated without walking them (they reach
+    the entrants and their sheets' scores): about 2 KB a table and 1 KB a standing."""
+    return 1024 + 2048 * len(done[0]) + 1024 * len(done[1].rows)
 
 
 def results(tournament: Tournament) -> Results:
-    """The tournament's results, computed once per :func:`version_key`."""
-    return cache("tournaments", results_weight).get(version_key(tournament),
-                                                    lambda: _results(tournament))
-
-
-def _results(tournament: Tournament) -> Results:
-    game = GAMES[tournament.game]
-    ids = [t.match_id for t in tournament.tables if t.match_id]
-    matches = {m.id: m for m in db.session.scalars(select(Match).where(Match.id.in_(ids)))}
-    rounds: list[list[Played]] = []
-    scores: list[list[rules.TableScore]] = []
-    for row in tournament.round_rows:
-        played, round_scores = [], []
-        for table in (t for t in tournament.tables if t.round == row.number):
-            match = matches.get(table.match_id or "")
-            sheet = compute_sheet(match) if match else None
-            result = rules.table_result(sheet, table.entrants, game,
-                                        closed=row.closed or match.abandoned) if match else \
-                rules.TableResult(tuple(table.entrants), (0,) * len(table.entrants), hands=0,
-                                  finished=True)
-            score = rules.score_table(result)
-            played.append(Played(table, match, sheet, score))
-            round_scores.append(score)
-        round_scores += [rules.sat_out(entrant) for entrant in row.sitting_out]
-        rounds.append(played)
-        scores.append(round_scores)
-    order = plan(tournament).order
-    ranked = rules.knockout_standings if tournament.format == rules.Format.KNOCKOUT \
-        else rules.standings
-    out = withdrawn(tournament)
+    """The tournament's results: each round's computed once per version of the tournament
+    and of that round's matches (a change to a match of the round in play leaves the
+    others' as they were), the overall standings once per :func:`version_key`."""
+    key = version_key(tournament)
+    versions: dict[int, list[tuple]] = {}
+    for row in key[2]:
+        versions.setdefault(row[0], []).append(row[1:])
+    kept = cache("tournament-rounds", round_weight)
+    context: dict[str, Any] = {}  # what every round's standings need, made once if needed
+    done = [kept.get((tournament.id, tournament.version, row.number,
+                      tuple(versions.get(row.number, ()))),
+                     lambda row=row: _round(tournament, row, context))
+            for row in tournament.round_rows]
+    rounds = [played for played, _standings in done]
+    ranked, order, out = _ranking(tournament, context)
+    overall = cache("tournaments", lambda value: 1024 + 1024 * len(value.rows)).get(
+        key, lambda: ranked(order, [_scores(row, played) for row, played
+                                    in zip(tournament.round_rows, rounds, strict=True)], out))
     last = tournament.round_rows[-1] if tournament.round_rows else None
     over = last is not None and (last.final or last.number >= tournament.rounds
                                  and tournament.format != rules.Format.KNOCKOUT) \
         and all(p.score.finished for p in rounds[-1])
-    return Results(rounds, [ranked(order, [round_scores], out) for round_scores in scores],
-                   ranked(order, scores, out), over)
+    return Results(rounds, [standings for _played, standings in done], overall, over)
+
+
+def _ranking(tournament: Tournament, context: dict[str, Any]) -> tuple[Any, Any, Any]:
+    """How the tournament ranks (standings or a knockout's), the draw's order and the
+    withdrawn entrants, made once per request that needs them."""
+    if "ranked" not in context:
+        context["ranked"] = (rules.knockout_standings if tournament.format
+                             == rules.Format.KNOCKOUT else rules.standings,
+                             plan(tournament).order, withdrawn(tournament))
+    return context["ranked"]
+
+
+def _scores(row: TournamentRound, played: list[Played]) -> list[rules.TableScore]:
+    """A round's table scores, those who sat out included."""
+    return [p.score for p in played] + [rules.sat_out(entrant) for entrant in row.sitting_out]
+
+
+def _round(tournament: Tournament, row: TournamentRound,
+           context: dict[str, Any]) -> tuple[list[Played], rules.Standings]:
+    """A round's tables as they stand, and the round's standings."""
+    game = GAMES[tournament.game]
+    tables = [t for t in tournament.tables if t.round == row.number]
+    ids = [t.match_id for t in tables if t.match_id]
+    matches = {m.id: m for m in db.session.scalars(select(Match).where(Match.id.in_(ids)))}
+    played = []
+    for table in tables:
+        match = matches.get(table.match_id or "")
+        sheet = compute_sheet(match) if match else None
+        result = rules.table_result(sheet, table.entrants, game,
+                                    closed=row.closed or match.abandoned) if match else \
+            rules.TableResult(tuple(table.entrants), (0,) * len(table.entrants), hands=0,
+                              finished=True)
+        played.append(Played(table, match, sheet, rules.score_table(result)))
+    ranked, order, out = _ranking(tournament, context)
+    return played, ranked(order, [_scores(row, played)], out)
 
 
 def seat_next_round(tournament: Tournament) -> TournamentRound:

@@ -28,7 +28,7 @@ from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from bench import slow
+from bench import growth, slow
 from bench.club import FOLLOWERS, TABLES, club_night
 from bench.floor import FLOOR_COLD, floor_app
 from bench.http import taps
@@ -715,7 +715,7 @@ def main() -> None:
                      lambda: bench_slow_clients(app, path), lambda: bench_import(directory),
                      lambda: bench_tournament(app, client, timed, median, ms),
                      lambda: bench_http(app, path, directory),
-                     lambda: bench_club(app, path)):
+                     lambda: bench_club(app, path), lambda: growth.rows(directory)):
             rows += part()
         widths = [max(len(row[i]) for row in rows) for i in range(3)]
         print(f"Scorekeeper bench, {time.strftime('%Y-%m-%d')}, {machine()}, "

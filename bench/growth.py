@@ -13,9 +13,10 @@ is made in the database the server reads (a SQLite file), through ``app``.
 ``make bench`` runs the rows in-process (:func:`rows`). To run the same rows through a served
 server (``scorekeeper serve``, whatever front it has)::
 
-    python -m bench.growth --served
+    python -m bench.growth --served [save|stats|standings]
 
-which starts the server on a database of its own (:func:`served_rows`).
+which starts the server on each row's database (:func:`served_rows`); without ``--served``
+the same command runs them in-process.
 """
 
 from __future__ import annotations
@@ -120,8 +121,9 @@ class Phone:
 
     def post(self, path: str, data: dict[str, Any], headers: dict[str, str] | None = None) \
             -> Reply:
+        # A browser names the page it posts from (HTTPS's CSRF check reads it).
         return self.send("POST", self.base + path, {"csrf_token": self.token, **data},
-                         headers or {})
+                         {"Referer": self.base + path, **(headers or {})})
 
     def ok(self, reply: Reply, *statuses: int) -> Reply:
         assert reply.status in (statuses or (200,)), (reply.status, reply.text[:500])
@@ -438,8 +440,16 @@ def served_rows(directory: Path) -> list[tuple[str, str, str]]:
     return out
 
 
-if __name__ == "__main__":
+def main(arguments: list[str]) -> None:
+    """``python -m bench.growth [--served] [save|stats|standings ...]``: the rows named (all
+    of them by default), in-process or through a served server."""
+    global ROWS
+    named = [a for a in arguments if not a.startswith("--")]
+    ROWS = tuple(row for row in ROWS if not named or row.__name__.removesuffix("_row") in named)
     folder = Path(tempfile.mkdtemp(prefix="scorekeeper-growth-"))
-    chosen = served_rows if "--served" in sys.argv else rows
-    for line in chosen(folder):
-        print(" | ".join(line))
+    for line in (served_rows if "--served" in arguments else rows)(folder):
+        print(" | ".join(line), flush=True)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

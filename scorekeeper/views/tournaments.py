@@ -11,6 +11,7 @@ phone may edit that table's match alone.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 
 from flask import (
     Blueprint,
@@ -22,11 +23,13 @@ from flask import (
     request,
     url_for,
 )
-from flask_babel import force_locale
+from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
+from markupsafe import Markup
 from sqlalchemy import select
 
 from ..db import db
+from ..engine.cache import cache
 from ..engine.ledger import bump_table
 from ..models import (
     Entrant,
@@ -140,7 +143,14 @@ def _context(tournament: Tournament) -> dict:
             "round_over": row is None or row.closed or done.finished(row.number),
             "last": row is not None and _last(tournament, row),
             "reopen": reopenable(tournament) if runs else None,
-            "standings_url": share_url("tournaments.standings", tournament_id=tournament.id)}
+            "standings_url": share_url("tournaments.standings", tournament_id=tournament.id),
+            "kept_html": kept_html}
+
+
+def kept_html(key: tuple, caller: Callable[[], str]) -> Markup:
+    """What a template's ``{% call kept_html(key) %}`` block renders, once per ``key`` (which
+    carries the versions of all the block reads) and language."""
+    return cache("tournament-html").get((*key, str(get_locale())), lambda: Markup(caller()))
 
 
 def _last(tournament: Tournament, row: TournamentRound) -> bool:

@@ -101,6 +101,9 @@ class Results:
     per_round: list[rules.Standings]
     overall: rules.Standings
     over: bool  # every round played, the last one ended: the final standings
+    # what each round's results were computed from: the tournament's version and that
+    # round's tables' matches and versions (a page keeps what it renders of a round by it)
+    keys: tuple[tuple, ...] = ()
 
     def finished(self, number: int) -> bool:
         """True when every match of round ``number`` is over (or the round closed)."""
@@ -134,10 +137,10 @@ def results(tournament: Tournament) -> Results:
         versions.setdefault(row[0], []).append(row[1:])
     kept = cache("tournament-rounds", round_weight)
     context: dict[str, Any] = {}  # what every round's standings need, made once if needed
-    done = [kept.get((tournament.id, tournament.version, row.number,
-                      tuple(versions.get(row.number, ()))),
-                     lambda row=row: _round(tournament, row, context))
-            for row in tournament.round_rows]
+    keys = tuple((tournament.id, tournament.version, row.number,
+                  tuple(versions.get(row.number, ()))) for row in tournament.round_rows)
+    done = [kept.get(round_key, lambda row=row: _round(tournament, row, context))
+            for round_key, row in zip(keys, tournament.round_rows, strict=True)]
     rounds = [played for played, _standings in done]
     ranked, order, out = _ranking(tournament, context)
     overall = cache("tournaments", lambda value: 1024 + 1024 * len(value.rows)).get(
@@ -147,7 +150,7 @@ def results(tournament: Tournament) -> Results:
     over = last is not None and (last.final or last.number >= tournament.rounds
                                  and tournament.format != rules.Format.KNOCKOUT) \
         and all(p.score.finished for p in rounds[-1])
-    return Results(rounds, [standings for _played, standings in done], overall, over)
+    return Results(rounds, [standings for _played, standings in done], overall, over, keys)
 
 
 def _ranking(tournament: Tournament, context: dict[str, Any]) -> tuple[Any, Any, Any]:

@@ -79,6 +79,9 @@ class FrozenList(list):
         return hash(tuple(self))
 
 
+_KEPT = {*_AS_THEY_ARE, FrozenDict, FrozenList}  # frozen through and through as they are
+
+
 def frozen(value: Any) -> Any:
     """``value`` with every dict, list and set in it made unchangeable, and every plain
     dataclass in it rebuilt frozen of its fields; text, numbers, bytes, tuples of those and
@@ -92,8 +95,8 @@ def frozen(value: Any) -> Any:
         return value
     if kind is dict:
         return FrozenDict({key: frozen(item) for key, item in value.items()})
-    if kind is list:
-        return FrozenList([frozen(item) for item in value])
+    if kind is list:  # items frozen already (a match's stored hands) are taken as they are
+        return FrozenList([item if type(item) in _KEPT else frozen(item) for item in value])
     if isinstance(value, FrozenDict | FrozenList | str | bytes | int | float | None):
         return value
     if isinstance(value, defaultdict | Counter):
@@ -104,6 +107,9 @@ def frozen(value: Any) -> Any:
     if isinstance(value, list):
         return FrozenList(frozen(item) for item in value)
     if isinstance(value, tuple):
+        if all(type(item) in _AS_THEY_ARE or getattr(type(item), "deeply_frozen", False)
+               for item in value):  # a sheet's rows
+            return value
         items = tuple(frozen(item) for item in value)
         if all(a is b for a, b in zip(items, value, strict=True)):
             return value

@@ -96,8 +96,8 @@ def test_extending_a_sheet_by_its_next_hands_equals_building_it_whole(game, seed
                          for _ in range(added - 1) if game != "navawhist"]
         whole = outcome(lambda h=played + more: rules.build_sheet(
             players, h, first_dealer=first_dealer, **opts))
-        extended = outcome(lambda h=played + more: rules.extend_sheet(
-            previous, h, first_dealer=first_dealer, **opts))
+        extended = outcome(lambda h=played + more, p=previous: rules.extend_sheet(
+            p, h, first_dealer=first_dealer, **opts))
         assert extended == whole
         if isinstance(whole, tuple):  # refused: the match stays as it was
             continue

@@ -61,6 +61,7 @@ from scorekeeper.models import (
 from scorekeeper.rules import GAMES
 
 RUNS = 15
+ROOT = Path(__file__).resolve().parent.parent
 CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
 HTMX = {"HX-Request": "true"}
 
@@ -435,7 +436,8 @@ def served_rows(directory: Path) -> list[tuple[str, str, str]]:
     for number, row in enumerate(ROWS):
         path = directory / f"growth-served-{number}.db"
         app = make_app(path)
-        with served(path, 1) as server:
+        # The server runs this checkout's code, whatever install the virtualenv points to.
+        with served(path, 1, PYTHONPATH=str(ROOT)) as server:
             out += row(app, http_phone(f"https://127.0.0.1:{server.port}"))
     return out
 

@@ -5,11 +5,13 @@ every value in every in-process cache is walked and nothing in it can be changed
 from __future__ import annotations
 
 import dataclasses
+import random
 from types import MappingProxyType
 
 from scorekeeper.engine.cache import FrozenDict, FrozenList
 
 from .test_stats import ANNA_ALL, BRUNO_ALL, play, table_of
+from .test_tournaments_web import NAVA, Organiser, play_quarantotto, table_phone
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario"]
 
@@ -61,12 +63,19 @@ def test_every_kept_value_is_frozen(app, table, client):
         assert app.test_client().get(f"/matches/{match_id}/live?since=0",
                                      headers={"HX-Request": "true"}).status_code == 200
     assert client.get(f"/tables/{table_of(table, first)}/stats").status_code == 200
+    # A tournament's round, played, its standings and pages served.
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("quarantotto", NAVA[:8], opt_games=1)
+    for link in organiser.seat(tournament_id):
+        play_quarantotto(table_phone(app, link), random.Random(3))
+    for address in (f"/tournaments/{tournament_id}", f"/tournaments/{tournament_id}.json"):
+        assert organiser.client.get(address).status_code == 200, address
     caches = app.extensions.get("scorekeeper.caches", {})
     if not app.config["CACHES"]:
         assert all(not cache.entries for cache in caches.values())
         return
     kept = {name: dict(cache.entries.items()) for name, cache in caches.items()}
-    assert {"sheets", "inputs", "steps", "pages", "table-stats"} <= {
+    assert {"sheets", "inputs", "steps", "pages", "table-stats", "tournaments"} <= {
         name for name, entries in kept.items() if entries}
     problems = [problem for name, entries in kept.items() for key, value in entries.items()
                 for problem in changeable(value, f"{name}[{key!r}]")]

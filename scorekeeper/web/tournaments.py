@@ -15,6 +15,7 @@ from typing import Any
 from flask import abort
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
+from sqlalchemy.orm import selectinload
 
 from ..db import db
 from ..engine.cache import cache
@@ -83,12 +84,39 @@ def current_round(tournament: Tournament) -> TournamentRound | None:
 
 
 @dataclass(frozen=True)
-class Played:
-    """One table of a round as it stands: its stored row, its match (None once deleted),
-    the match's sheet and the table's scores."""
+class SeatedTable:
+    """A table of a round as it was seated: what a page shows of its stored row (kept with
+    the results, so plain data, never the row itself)."""
 
-    table: TournamentTable
-    match: Match | None
+    number: int
+    round: int
+    dealer: int | None
+    entrants: tuple[int, ...]
+    match_id: str | None
+
+    @classmethod
+    def of(cls, table: TournamentTable) -> SeatedTable:
+        return cls(table.number, table.round, table.dealer, tuple(table.entrants),
+                   table.match_id)
+
+
+@dataclass(frozen=True)
+class TableMatch:
+    """What a page shows of a table's match: its id, its players' names in seat order, and
+    whether it was closed as it stood."""
+
+    id: str
+    names: tuple[str, ...]
+    abandoned: bool
+
+
+@dataclass(frozen=True)
+class Played:
+    """One table of a round as it stands: the table as seated, its match (None once
+    deleted), the match's sheet and the table's scores."""
+
+    table: SeatedTable
+    match: TableMatch | None
     sheet: Any
     score: rules.TableScore
 
@@ -174,7 +202,9 @@ def _round(tournament: Tournament, row: TournamentRound,
     game = GAMES[tournament.game]
     tables = [t for t in tournament.tables if t.round == row.number]
     ids = [t.match_id for t in tables if t.match_id]
-    matches = {m.id: m for m in db.session.scalars(select(Match).where(Match.id.in_(ids)))}
+    matches = {m.id: m for m in db.session.scalars(
+        select(Match).options(selectinload(Match.seats).selectinload(Seat.player))
+        .where(Match.id.in_(ids)))}
     played = []
     for table in tables:
         match = matches.get(table.match_id or "")
@@ -183,7 +213,8 @@ def _round(tournament: Tournament, row: TournamentRound,
                                     closed=row.closed or match.abandoned) if match else \
             rules.TableResult(tuple(table.entrants), (0,) * len(table.entrants), hands=0,
                               finished=True)
-        played.append(Played(table, match, sheet, rules.score_table(result)))
+        shown = match and TableMatch(match.id, tuple(match.names), bool(match.abandoned))
+        played.append(Played(SeatedTable.of(table), shown, sheet, rules.score_table(result)))
     ranked, order, out = _ranking(tournament, context)
     return played, ranked(order, [_scores(row, played)], out)
 
@@ -258,7 +289,7 @@ class Unfinished:
     """A table of the round in play whose match is not over: the hands it completed and
     what closing the round now gives each entrant there (a pair once), in seat order."""
 
-    table: TournamentTable
+    table: SeatedTable
     hands: int
     scores: tuple[rules.Score, ...]
 

@@ -1,53 +1,85 @@
-"""A club night on one server: 1,000 following phones and 20 tables entering hands.
+"""A club night on one server: 2,000 following phones and 40 tables entering hands, over HTTPS.
 
 ``scorekeeper serve`` (Caddy and 2 gunicorn workers, as ``make run`` starts them) on
-loopback, plain HTTP as the phones at the table use it, with phones' rights as a club has
-them: each of the 20 tables' phones starts its own match, so it alone may edit it. In one
-asyncio loop, for a bounded time: each of 1,000 followers keeps a connection to the server,
-reads the live part of one of the 20 matches, then asks every 4 s whether it changed since
-the version it shows, as its page does (htmx, ``live?since=``); each table plays Navawhist
-on its match at a brisk table's pace, a tap a second (a bid, or all the tricks), each tap
-followed by the live read its page makes. After the first 8 s (every phone has opened its
-page), the time from sending each request to reading its whole answer is recorded: the
-bench reports the 95th percentile of the bids and of the followers' polls."""
+loopback, HTTPS through Caddy by the table's LAN name, as phones that installed its
+certificate meet it, with phones' rights as a club has them: each table's phone starts its
+own match, so it alone may edit it. Each follower keeps a keep-alive connection to the
+server, reads the live part of one table's match, then asks every 4 s whether it changed
+since the version it shows, as its page does (htmx, ``live?since=``; 204 while unchanged);
+each table plays Navawhist on its match at a brisk table's pace, a tap a second (a bid, or
+all the tricks), each tap followed by the live read its page makes. The followers run in a
+few processes (one asyncio loop each), the tables in this one. After the first 8 s (every
+phone has opened its page), the time from sending each request to reading its whole answer
+is recorded: the bench reports the 95th percentile of the bids and of the followers' polls,
+and counts the connections reset or closed under a request."""
 
 from __future__ import annotations
 
 import asyncio
 import gzip
 import json
+import multiprocessing
 import random
 import re
 import resource
+import ssl
 import time
 from pathlib import Path
 from urllib.parse import urlencode
 
+from bench.phones import LAN_NAME, NAMES, root_of, server_memory, trusting
 from bench.served import served
 from scorekeeper.rules import GAMES
 
-FOLLOWERS = 1000
-TABLES = 20
-POLL = 4.0  # seconds between a follower's reads, as static/js/sheet.js polls
+FOLLOWERS = 2000
+TABLES = 40
+PROCESSES = 4  # the followers' processes
+POLL = 4.0  # seconds between a follower's reads, as the page polls
 TAP = 1.0  # seconds between a table's taps
 WARM = 2 * POLL  # seconds the phones take to open their pages, before the measure starts
+BID_LIMIT = 0.050  # a bid's p95 above which the night is lost (the step up stops)
+STEPS = (60, 80, 100, 120, 160)  # the table counts tried after the night, while it holds
+FEWER = (20, 10)  # tried instead when the night itself does not hold
+STEP_SECONDS = 20.0
+
+LOST = (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, EOFError, ValueError,
+        IndexError)
 
 
 class Phone:
-    """One phone's keep-alive connection: its cookie, its CSRF token and its timings."""
+    """One phone's keep-alive HTTPS connection: its cookie, its timings and resets."""
 
-    def __init__(self, port: int) -> None:
-        self.port = port
+    def __init__(self, port: int, context: ssl.SSLContext) -> None:
+        self.port, self.context = port, context
         self.reader: asyncio.StreamReader | None = None
         self.writer: asyncio.StreamWriter | None = None
         self.cookie = ""
+        self.resets = 0
 
     async def send(self, method: str, path: str, headers: dict[str, str] | None = None,
                    body: str = "") -> tuple[int, dict[str, str], bytes]:
-        """Send one request on the connection (opened again when the server closed it)."""
+        """Send one request on the connection (opened again when the server closed it
+        between two requests; a connection lost under a request is counted and the request
+        sent again, once)."""
+        for attempt in range(2):
+            try:
+                return await self._send(method, path, headers, body)
+            except LOST:
+                self.resets += 1
+                if self.writer is not None:
+                    self.writer.close()
+                self.writer = None
+                if attempt:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _send(self, method: str, path: str, headers: dict[str, str] | None,
+                    body: str) -> tuple[int, dict[str, str], bytes]:
         if self.writer is None or self.writer.is_closing():
-            self.reader, self.writer = await asyncio.open_connection("127.0.0.1", self.port)
-        head = {"Host": f"127.0.0.1:{self.port}", "Accept-Encoding": "gzip", **(headers or {})}
+            self.reader, self.writer = await asyncio.open_connection(
+                "127.0.0.1", self.port, ssl=self.context, server_hostname=LAN_NAME)
+        head = {"Host": f"{LAN_NAME}:{self.port}", "Accept-Encoding": "gzip",
+                "Referer": f"https://{LAN_NAME}:{self.port}/", **(headers or {})}
         if self.cookie:
             head["Cookie"] = self.cookie
         if body:
@@ -77,37 +109,63 @@ def shown_version(answer: dict[str, str], data: bytes) -> int:
     return int(re.search(rb'data-version="(\d+)"', data).group(1))
 
 
-async def follow(port: int, match_id: str, since: float, until: float,
-                 polls: list[float]) -> None:
+async def follow(port: int, context: ssl.SSLContext, match_id: str, since: float,
+                 until: float, polls: list[float], errors: list[str]) -> int:
     """A follower: the live part, then every 4 s whether it changed since the version its
-    page shows."""
-    phone = Phone(port)
+    page shows. Its connection's resets."""
+    phone = Phone(port, context)
     await asyncio.sleep(random.uniform(0, POLL))  # phones do not all open at once
-    status, answer, data = await phone.send("GET", f"/matches/{match_id}/live")
-    assert status == 200, status
-    version = shown_version(answer, data)
-    await asyncio.sleep(POLL)
-    while time.perf_counter() < until:
-        start = time.perf_counter()
-        status, answer, data = await phone.send(
-            "GET", f"/matches/{match_id}/live?since={version}", {"HX-Request": "true"})
-        if start >= since:
-            polls.append(time.perf_counter() - start)
-        assert status in (200, 204), status
-        if status == 200:
-            version = shown_version(answer, data)
-        await asyncio.sleep(POLL - (time.perf_counter() - start) % POLL)
+    try:
+        status, answer, data = await phone.send("GET", f"/matches/{match_id}/live")
+        assert status == 200, status
+        version = shown_version(answer, data)
+        await asyncio.sleep(POLL)
+        while time.perf_counter() < until:
+            start = time.perf_counter()
+            status, answer, data = await phone.send(
+                "GET", f"/matches/{match_id}/live?since={version}", {"HX-Request": "true"})
+            if start >= since:
+                polls.append(time.perf_counter() - start)
+            if status not in (200, 204):
+                errors.append(f"poll {status}")
+            elif status == 200:
+                version = shown_version(answer, data)
+            await asyncio.sleep(POLL - (time.perf_counter() - start) % POLL)
+    except (*LOST, AssertionError) as error:
+        errors.append(f"follower gave up: {error!r}")
+    finally:
+        if phone.writer is not None:
+            phone.writer.close()
+    return phone.resets
 
 
-async def start_match(port: int) -> tuple[Phone, str, str]:
+def followers(port: int, root: bytes, match_ids: list[str], count: int, since: float,
+              until: float) -> tuple[list[float], int, list[str]]:
+    """``count`` followers in this process (one of a few): their polls' seconds, their
+    resets and what went wrong."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
+    context = trusting(root)
+    polls: list[float] = []
+    errors: list[str] = []
+
+    async def run() -> list[int]:
+        return await asyncio.gather(*(
+            follow(port, context, match_ids[n % len(match_ids)], since, until, polls, errors)
+            for n in range(count)))
+
+    resets = asyncio.run(run())
+    return polls, sum(resets), errors[:20]
+
+
+async def start_match(port: int, context: ssl.SSLContext) -> tuple[Phone, str, str]:
     """A table's phone starting its match (4 players): the phone, its CSRF token and the
     match's id."""
-    phone = Phone(port)
+    phone = Phone(port, context)
     _, _, page = await phone.send("GET", "/matches/new", {"Accept-Encoding": "identity"})
     token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
     form = {"csrf_token": token, "game": "navawhist", "first_dealer": 0, "action": "start",
-            **{f"players-{n}": name for n, name in enumerate(("Anna", "Bruno", "Carla",
-                                                               "Dario"))},
+            **{f"players-{n}": name for n, name in enumerate(NAMES)},
             **{f"opt_{option.key}": "y" if option.default is True else option.default
                for option in GAMES["navawhist"].options
                if option.default not in (False, None)}}
@@ -117,53 +175,110 @@ async def start_match(port: int) -> tuple[Phone, str, str]:
 
 
 async def play(phone: Phone, token: str, match_id: str, hands: list[dict], since: float,
-               until: float, bids: list[float]) -> None:
+               until: float, bids: list[float], errors: list[str]) -> None:
     """A table: bids and tricks a tap a second, each followed by its page's live read."""
     htmx = {"HX-Request": "true"}
     await asyncio.sleep(random.uniform(0, TAP))
-    for hand in hands:
-        _, _, data = await phone.send("GET", f"/matches/{match_id}.json",
-                                      {"Accept-Encoding": "identity"})
-        sheet = json.loads(data)
-        number, version = sheet["next"]["number"], sheet["version"]
-        taps = [("bid", {"seat": seat, "bid": hand["bids"][seat]})
-                for seat in sheet["next"]["info"]["order"]]
-        taps.append(("tricks", {"action": "save", **{
-            f"values-{s}": t for s, t in enumerate(hand["tricks"])}}))
-        for kind, form in taps:
-            if time.perf_counter() >= until:
+    try:
+        for hand in hands:
+            _, _, data = await phone.send("GET", f"/matches/{match_id}.json",
+                                          {"Accept-Encoding": "identity"})
+            sheet = json.loads(data)
+            if sheet["next"] is None:
                 return
-            start = time.perf_counter()
-            status, answer, _ = await phone.send(
-                "POST", f"/matches/{match_id}/navawhist/{kind}", htmx, urlencode(
-                    {"csrf_token": token, "version": version, "number": number, **form}))
-            if kind == "bid" and start >= since:
-                bids.append(time.perf_counter() - start)
-            assert status == 200, (kind, status)
-            version = int(answer["x-match-version"])
-            await phone.send("GET", f"/matches/{match_id}/live?since={version}", htmx)
-            await asyncio.sleep(max(0.0, TAP - (time.perf_counter() - start)))
+            number, version = sheet["next"]["number"], sheet["version"]
+            taps = [("bid", {"seat": seat, "bid": hand["bids"][seat]})
+                    for seat in sheet["next"]["info"]["order"]]
+            taps.append(("tricks", {"action": "save", **{
+                f"values-{s}": t for s, t in enumerate(hand["tricks"])}}))
+            for kind, form in taps:
+                if time.perf_counter() >= until:
+                    return
+                start = time.perf_counter()
+                status, answer, _ = await phone.send(
+                    "POST", f"/matches/{match_id}/navawhist/{kind}", htmx, urlencode(
+                        {"csrf_token": token, "version": version, "number": number, **form}))
+                if kind == "bid" and start >= since:
+                    bids.append(time.perf_counter() - start)
+                if status != 200:
+                    errors.append(f"{kind} {status}")
+                    return
+                version = int(answer["x-match-version"])
+                await phone.send("GET", f"/matches/{match_id}/live?since={version}", htmx)
+                await asyncio.sleep(max(0.0, TAP - (time.perf_counter() - start)))
+    except LOST as error:
+        errors.append(f"table gave up: {error!r}")
 
 
-async def night(port: int, hands: list[dict],
-                seconds: float) -> tuple[list[float], list[float]]:
-    tables = await asyncio.gather(*(start_match(port) for _ in range(TABLES)))
-    since = time.perf_counter() + WARM
-    until = since + seconds
+async def tables_night(port: int, context: ssl.SSLContext, tables: list[tuple[Phone, str, str]],
+                       hands: list[dict], since: float, until: float,
+                       errors: list[str]) -> tuple[list[float], int]:
     bids: list[float] = []
-    polls: list[float] = []
-    await asyncio.gather(
-        *(play(*table, hands, since, until, bids) for table in tables),
-        *(follow(port, tables[n % TABLES][2], since, until, polls) for n in range(FOLLOWERS)))
-    return bids, polls
+    await asyncio.gather(*(play(*table, hands, since, until, bids, errors)
+                           for table in tables))
+    return bids, sum(table[0].resets for table in tables)
 
 
-def club_night(database: Path, hands: list[dict],
-               seconds: float = 40) -> tuple[list[float], list[float]]:
-    """The seconds each bid and each poll took, on the server over ``database`` (migrated),
-    each table playing ``hands`` on a match of its own."""
-    # A thousand phones hold a thousand connections, here and in the server's Caddy.
+def night(port: int, root: bytes, hands: list[dict], tables: int, seconds: float,
+          followers_count: int = FOLLOWERS) -> dict:
+    """One night on a running server: ``tables`` tables start their matches, then play
+    while the followers (in ``PROCESSES`` processes) follow them."""
+    context = trusting(root)
+
+    async def open_tables() -> list[tuple[Phone, str, str]]:
+        return await asyncio.gather(*(start_match(port, context) for _ in range(tables)))
+
+    async def whole() -> tuple[list[float], int, list]:
+        opened = await open_tables()
+        ids = [table[2] for table in opened]
+        since = time.perf_counter() + WARM
+        until = since + seconds
+        loop = asyncio.get_running_loop()
+        share = followers_count // PROCESSES
+        pending = [pool.apply_async(followers, (port, root, ids, share, since, until))
+                   for _ in range(PROCESSES)]
+        errors: list[str] = []
+        bids, resets = await tables_night(port, context, opened, hands, since, until, errors)
+        got = await loop.run_in_executor(
+            None, lambda: [p.get(timeout=seconds + 120) for p in pending])
+        for table in opened:
+            if table[0].writer is not None:
+                table[0].writer.close()
+        return bids, resets, [got, errors]
+
+    # The followers' processes are forked before this one's loop runs.
+    pool = multiprocessing.get_context("fork").Pool(PROCESSES)
+    try:
+        bids, resets, (got, errors) = asyncio.run(whole())
+    finally:
+        pool.close()
+        pool.join()
+    polls = [poll for part in got for poll in part[0]]
+    return {"bids": bids, "polls": polls, "resets": resets + sum(part[1] for part in got),
+            "errors": errors + [e for part in got for e in part[2]], "tables": tables}
+
+
+def p95(values: list[float]) -> float:
+    return sorted(values)[max(0, round(0.95 * len(values)) - 1)] if values else float("inf")
+
+
+def club_night(database: Path, hands: list[dict], seconds: float = 40) -> dict:
+    """The night of 40 tables, the server's memory after it, then more tables (a shorter
+    night each, on the same server) until a bid's p95 reaches 50 ms or a connection is
+    reset (or fewer, down to 10, when the night of 40 does not hold, until one does):
+    ``{"night": ..., "memory": ..., "steps": [...]}``."""
+    # Thousands of phones hold thousands of connections, here and in the server's Caddy.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
-    resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, 8192)), hard))
+    resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with served(database, 2) as server:
-        return asyncio.run(night(server.port, hands, seconds))
+        root = root_of(server)
+        first = night(server.secure_port, root, hands, TABLES, seconds)
+        memory = server_memory(server)
+        steps = []
+        held = p95(first["bids"]) < BID_LIMIT and not first["resets"]
+        for tables in STEPS if held else FEWER:
+            step = night(server.secure_port, root, hands, tables, STEP_SECONDS)
+            steps.append(step)
+            if (p95(step["bids"]) < BID_LIMIT and not step["resets"]) != held:
+                break
+        return {"night": first, "memory": memory, "steps": steps}

@@ -340,6 +340,10 @@ def bench_club(directory: Path) -> list[tuple[str, str, str]]:
         (f"    where it breaks: 60, 80... tables ({STEP_SECONDS:.0f} s each) until a bid's p95 "
          "reaches 50 ms or a reset (20 and 10 when 40 do not hold)", f"{where} ({steps})",
          "reported"),
+        ("    CPU seconds over the night (its 8 s of opening included), from /proc",
+         f"{first['wall']:.0f} s: " + ", ".join(
+             f"{what} {seconds:.1f} s" for what, seconds in first["cpu"].items())
+         + f"; the host's load average {os.getloadavg()[0]:.1f}", ""),
         ("9. The whole server's memory after the club night (RSS from /proc)",
          got["memory"].text(), ""),
     ]

@@ -19,6 +19,7 @@ import asyncio
 import gzip
 import json
 import multiprocessing
+import os
 import random
 import re
 import resource
@@ -28,7 +29,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from bench.phones import LAN_NAME, NAMES, root_of, server_memory, trusting
-from bench.served import served
+from bench.served import Server, served
 from scorekeeper.rules import GAMES
 
 FOLLOWERS = 2000
@@ -42,6 +43,7 @@ STEPS = (60, 80, 100, 120, 160)  # the table counts tried after the night, while
 FEWER = (20, 10)  # tried instead when the night itself does not hold
 STEP_SECONDS = 20.0
 
+TICK = os.sysconf("SC_CLK_TCK")
 LOST = (ConnectionError, asyncio.IncompleteReadError, ssl.SSLError, EOFError, ValueError,
         IndexError)
 
@@ -140,9 +142,9 @@ async def follow(port: int, context: ssl.SSLContext, match_id: str, since: float
 
 
 def followers(port: int, root: bytes, match_ids: list[str], count: int, since: float,
-              until: float) -> tuple[list[float], int, list[str]]:
+              until: float) -> tuple[list[float], int, list[str], float]:
     """``count`` followers in this process (one of a few): their polls' seconds, their
-    resets and what went wrong."""
+    resets, what went wrong and the CPU seconds this process used."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     context = trusting(root)
@@ -154,8 +156,9 @@ def followers(port: int, root: bytes, match_ids: list[str], count: int, since: f
             follow(port, context, match_ids[n % len(match_ids)], since, until, polls, errors)
             for n in range(count)))
 
+    cpu = time.process_time()
     resets = asyncio.run(run())
-    return polls, sum(resets), errors[:20]
+    return polls, sum(resets), errors[:20], time.process_time() - cpu
 
 
 async def start_match(port: int, context: ssl.SSLContext) -> tuple[Phone, str, str]:
@@ -219,10 +222,20 @@ async def tables_night(port: int, context: ssl.SSLContext, tables: list[tuple[Ph
     return bids, sum(table[0].resets for table in tables)
 
 
+def cpu_seconds(pid: int) -> float:
+    """The CPU seconds process ``pid`` has used (user and system), from /proc."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / TICK
+
+
 def night(port: int, root: bytes, hands: list[dict], tables: int, seconds: float,
-          followers_count: int = FOLLOWERS) -> dict:
+          server: Server | None = None, followers_count: int = FOLLOWERS) -> dict:
     """One night on a running server: ``tables`` tables start their matches, then play
-    while the followers (in ``PROCESSES`` processes) follow them."""
+    while the followers (in ``PROCESSES`` processes) follow them. With ``server``, the CPU
+    seconds its processes used meanwhile, and the phones' processes."""
     context = trusting(root)
 
     async def open_tables() -> list[tuple[Phone, str, str]]:
@@ -248,14 +261,21 @@ def night(port: int, root: bytes, hands: list[dict], tables: int, seconds: float
 
     # The followers' processes are forked before this one's loop runs.
     pool = multiprocessing.get_context("fork").Pool(PROCESSES)
+    pids = {"Caddy": [server.caddy()], "workers": server.workers()} if server else {}
+    before = {what: sum(cpu_seconds(pid) for pid in group) for what, group in pids.items()}
+    wall, mine = time.perf_counter(), time.process_time()
     try:
         bids, resets, (got, errors) = asyncio.run(whole())
     finally:
         pool.close()
         pool.join()
+    cpu = {what: sum(cpu_seconds(pid) for pid in group) - before[what]
+           for what, group in pids.items()}
+    cpu["phones"] = time.process_time() - mine + sum(part[3] for part in got)
     polls = [poll for part in got for poll in part[0]]
     return {"bids": bids, "polls": polls, "resets": resets + sum(part[1] for part in got),
-            "errors": errors + [e for part in got for e in part[2]], "tables": tables}
+            "errors": errors + [e for part in got for e in part[2]], "tables": tables,
+            "cpu": cpu, "wall": time.perf_counter() - wall}
 
 
 def p95(values: list[float]) -> float:
@@ -272,7 +292,7 @@ def club_night(database: Path, hands: list[dict], seconds: float = 40) -> dict:
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with served(database, 2) as server:
         root = root_of(server)
-        first = night(server.secure_port, root, hands, TABLES, seconds)
+        first = night(server.secure_port, root, hands, TABLES, seconds, server)
         memory = server_memory(server)
         steps = []
         held = p95(first["bids"]) < BID_LIMIT and not first["resets"]

@@ -30,8 +30,8 @@ from bench.served import served
 CHROMIUM = "/usr/bin/chromium"
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-ROUNDS = 20  # hands played: 4 bids and a save each
-LIMIT = 150.0  # seconds the taps may take at most
+ROUNDS = 30  # hands played: 4 bids and a save each (two matches: one has 16 hands)
+LIMIT = 200.0  # seconds the taps may take at most
 
 # Noted in the page: the click on a key (capture phase, before htmx sees it), and the frame
 # after htmx settled the answer.

@@ -450,7 +450,7 @@ def serve(host: str, port: int, workers: int, *, access_log: bool = False) -> No
     ``access_log``, and then at a cost to every request (docs/speed.md, row 16)."""
     if sys.flags.optimize < 2:
         # Docstrings and asserts serve no phone: the server runs as `python -OO`, and each
-        # worker holds 3 MB less (docs/speed.md, row 9). Same process, so same pid.
+        # worker holds about 3 MB less. Same process, so same pid.
         os.execv(sys.executable, [sys.executable, "-OO", *sys.orig_argv[1:]])
     binary = caddy_binary()
     if binary is None:

@@ -270,7 +270,7 @@ def test_the_server_and_its_workers_run_without_docstrings_or_the_certificates_l
         tmp_path):
     """Serving needs neither docstrings nor asserts (`python -OO`), nor the libraries that
     migrate and make certificates: those run in a process of their own, so no worker forked
-    from the server holds them (docs/speed.md, row 9)."""
+    from the server holds them."""
     with served(tmp_path / "run.db", 2) as server:
         with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/health") as answer:
             assert answer.read() == b"ok"

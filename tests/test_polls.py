@@ -157,8 +157,11 @@ def test_a_phone_due_to_be_seen_is_noted_by_its_poll(app, table: Table, queries)
     assert len(queries) == 1
 
 
-def test_followers_share_the_live_part_rendered_once_a_version_and_language(
-        app, table: Table, rendered):
+def test_followers_share_the_live_part_rendered_once_a_version_and_language(cached_app):
+    # what the cache of pages saves is counted: the app has its caches on
+    app, table, rendered = cached_app, Table(cached_app.test_client()), []
+    template_rendered.connect(lambda _sender, template, **_extra: rendered.append(
+        template.name), app, weak=False)
     match_id = table.new_match("navawhist", NAMES)
     version = table.sheet(match_id)["version"]
     followers = [app.test_client() for _ in range(3)]

@@ -32,7 +32,6 @@ from bench import growth
 from bench.club import BID_LIMIT, FOLLOWERS, STEP_SECONDS, TABLES, club_night, p95
 from bench.floor import FLOOR_COLD, floor_app
 from bench.served import free_port
-from bench.tournament import bench_tournament
 from scorekeeper import create_app
 from scorekeeper.db import db, upgrade
 from scorekeeper.models import Hand, Match, Player, Seat, Table, name_key
@@ -670,7 +669,6 @@ def main(selected: list[str]) -> None:
                  "11": lambda: bench_stats(directory),
                  "12": lambda: bench_https(directory),
                  "13": lambda: bench_import(directory),
-                 "14": lambda: bench_tournament(app, client, timed, median, ms),
                  "15": lambda: bench_phone(directory),
                  "16": lambda: bench_club(directory),
                  "17-19": lambda: growth.rows(directory)}

@@ -13,6 +13,7 @@ import struct
 
 from flask import Flask
 from playwright.sync_api import Page, expect
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from scorekeeper.db import db
 from scorekeeper.models import Change, Hand, Match
@@ -25,8 +26,17 @@ BANNER = "No connection: what you enter waits on this phone until the server ans
 
 
 def controlled(page: Page) -> None:
-    """Wait until the service worker runs this page."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
+    """Wait until the service worker runs this page: once it is active, it claims the pages
+    open; a page it did not claim (loaded while it was still installing, on a busy machine)
+    is its own from the next load, as a browser's would be."""
+    page.evaluate("navigator.serviceWorker.ready.then(() => true)")
+    try:
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                               timeout=5_000)
+    except PlaywrightTimeout:
+        page.reload()
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                               timeout=30_000)
 
 
 def stored(app: Flask, match_id: str) -> tuple[int, int]:

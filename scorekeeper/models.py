@@ -292,6 +292,10 @@ class Match(db.Model):
     # upload takes no address: see scorekeeper.engine.backups); a second upload of the
     # same backup finds it by this.
     origin: Mapped[str | None] = mapped_column(String(24), index=True)
+    # Who came and went between hands, in the order recorded (scorekeeper.rules.roster):
+    # joins, sit-outs and returns, substitutes, leavers. A joiner's seat is a Seat row too.
+    roster: Mapped[list[dict[str, Any]]] = mapped_column(JSON, default=list,
+                                                         server_default="[]")
     created_at: Mapped[datetime] = mapped_column(default=_now)
     updated_at: Mapped[datetime] = mapped_column(default=_now)
 

@@ -20,6 +20,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ..db import db
+from ..frozen import thawed
 from ..models import (
     Change,
     Device,
@@ -28,14 +29,16 @@ from ..models import (
     Membership,
     Player,
     RequestKey,
+    Seat,
     Table,
     _now,
     name_key,
 )
 from ..rules import N_, RuleError, Sheet
 from .cache import cache, carry_forward, frozen
-from .sheets import compute_sheet, hand_inputs, sheets, stored_hands
+from .sheets import compute_sheet, hand_inputs, sheets, starting_players, stored_hands
 
+ROSTER = 0  # the number a change of who plays is recorded under (hands count from 1)
 ENTRIES = ("enter", "correct")  # the kinds of change a person makes; undo and redo take back
 KEY = "request_key"  # the session's note of the key the next change is stored with
 KEY_LIFE = timedelta(days=1)  # a phone sends a request again within minutes, not days
@@ -57,7 +60,8 @@ class KeyedRequest:
     request_hash: str
 
 
-MATCHES, HANDS, CHANGES, TABLES = (model.__table__ for model in (Match, Hand, Change, Table))
+MATCHES, HANDS, CHANGES, TABLES, SEATS = (
+    model.__table__ for model in (Match, Hand, Change, Table, Seat))
 # The write path's statements, built once (SQLAlchemy Core: a tap writes a few rows, and the
 # ORM's unit of work would cost more than it gives there); the models stay the schema.
 _CLAIM = (update(MATCHES).where(MATCHES.c.id == bindparam("match"))
@@ -74,6 +78,11 @@ _SET_HAND = (update(HANDS).where(HANDS.c.match_id == bindparam("match"),
 _DROP_HAND = delete(HANDS).where(HANDS.c.match_id == bindparam("match"),
                                  HANDS.c.number == bindparam("n"))
 _ADD_CHANGE = insert(CHANGES).returning(CHANGES.c.id)
+_SET_ROSTER = (update(MATCHES).where(MATCHES.c.id == bindparam("match"))
+               .values(roster=bindparam("roster")))
+_ADD_SEAT = insert(SEATS)
+_DROP_SEATS = delete(SEATS).where(SEATS.c.match_id == bindparam("match"),
+                                  SEATS.c.seat >= bindparam("first"))
 _UNDONE = update(CHANGES).where(CHANGES.c.id == bindparam("change")).values(undone=True)
 # A key's scope: the request's match and the phone whose device token it carries, the
 # device's id found in the statement itself (NULL: the request carries no token, or one of
@@ -286,8 +295,68 @@ def _take_back(match: Match, change: Change | None, kind: str, expected: int | N
     """Restore the inputs ``change`` replaced, recorded as a change of ``kind``."""
     if change is None:
         raise RuleError(NOTHING[kind])
+    if change.number == ROSTER:
+        return save_roster(match, change.old["roster"], expected=expected, kind=kind,
+                           undoes=change)
     return save_hand(match, change.number, change.old, expected=expected, kind=kind,
                      undoes=change)
+
+
+def change_players(match: Match, change: dict[str, Any], *, expected: int | None) -> Sheet:
+    """Record one change of who plays (scorekeeper.rules.roster: a join, a sit-out or a
+    return, a substitute, a leave) after the hands entered so far, checked by the rules."""
+    after = len(stored_hands(match))
+    return save_roster(match, [*match.roster, {**change, "after": after}], expected=expected)
+
+
+def save_roster(match: Match, roster: list[dict[str, Any]], *, expected: int | None,
+                kind: str = "enter", undoes: Change | None = None) -> Sheet:
+    """Set the match's changes of who plays to ``roster``, checked by the rules with its
+    hands, as :func:`save_hand` sets a hand: one change in the history (under number
+    ``ROSTER``), undone and redone like a hand's. A joiner's seat is a seat of the match
+    while the roster holds their join. Raises RuleError (nothing stored) or Conflict."""
+    if match.abandoned:
+        raise RuleError(N_("This match was abandoned: take it up again to enter or change a "
+                           "hand."))
+    if match.locked and undoes is None:
+        raise RuleError(N_("This match is finished: nobody joins or leaves it any more."))
+    old = list(match.roster)
+    roster = frozen([dict(change) for change in roster])
+    first = starting_players(match)
+    joiners = [change["person"] for change in roster if change.get("kind") == "join"]
+    seated = {seat.player_id for seat in match.seats[:first]}
+    if any(not isinstance(person, int) or person in seated for person in joiners) \
+            or len(set(joiners)) < len(joiners):
+        raise RuleError(N_("A player who holds a seat, or held one, cannot join again."))
+    sheet = compute_sheet(match, list(stored_hands(match)), roster=list(roster))
+    version = _bump_version(match, expected, finished=sheet.finished, locked=sheet.finished)
+    connection = db.session.connection()
+    now = _now()
+    try:
+        connection.execute(_SET_ROSTER, {"match": match.id, "roster": thawed(roster)})
+        # The joiners' seats follow the roster: seats from the first joiner's on, made anew.
+        connection.execute(_DROP_SEATS, {"match": match.id, "first": first})
+        for offset, person in enumerate(joiners):
+            connection.execute(_ADD_SEAT, {"match_id": match.id, "seat": first + offset,
+                                           "player_id": person})
+        change_id = connection.execute(_ADD_CHANGE, {
+            "match_id": match.id, "number": ROSTER, "kind": kind, "old": {"roster": old},
+            "new": {"roster": thawed(roster)}, "undone": False, "created_at": now}).scalar()
+        if undoes is not None:
+            connection.execute(_UNDONE, {"change": undoes.id})
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict from None
+    if undoes is not None:
+        set_committed_value(undoes, "undone", True)
+    set_committed_value(match, "roster", thawed(roster))
+    db.session.expire(match, ["seats"])
+    sheets().put((match.id, version), sheet)
+    if kind in ENTRIES:
+        _steps().put((match.id, version), (Step(change_id, ROSTER, kind, {"roster": old},
+                                                {"roster": thawed(roster)}), None))
+    return sheet
 
 
 def reopen(match: Match, *, expected: int | None) -> None:

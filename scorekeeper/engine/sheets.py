@@ -51,18 +51,30 @@ def stored_hands(match: Match) -> tuple[dict[str, Any], ...]:
         db.session.connection().execute(_HANDS, {"match": match.id}).scalars()))
 
 
+def starting_players(match: Match, roster: list[dict[str, Any]] | None = None) -> int:
+    """How many seats the match began with: its seats but those of players who joined it
+    (``roster``: its changes of who plays, as they are or would be stored)."""
+    roster = match.roster if roster is None else roster
+    return len(match.seats) - sum(change.get("kind") == "join" for change in roster or ())
+
+
 def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None,
-                  previous: Sheet | None = None) -> Sheet:
+                  previous: Sheet | None = None, *,
+                  roster: list[dict[str, Any]] | None = None) -> Sheet:
     """The match's sheet, from its stored hands (cached by version) or from ``hands``;
     ``previous``, the sheet of the first of ``hands``, is resumed from where the game can
-    (hands added at the end score only those)."""
+    (hands added at the end score only those); ``roster``, the changes of who plays when
+    they are not the stored ones (a change about to be stored)."""
     game = GAMES[match.game]
+    roster = match.roster if roster is None else roster
+    # A match nobody joined or left is scored as every match was before anyone could.
+    changes = {"roster": roster} if roster else {}
     if previous is not None and hands is not None:
         return game.extend_sheet(previous, hands, first_dealer=match.first_dealer,
-                                 **match.options)
+                                 **changes, **match.options)
     if hands is not None:
-        return game.build_sheet(len(match.seats), hands, first_dealer=match.first_dealer,
-                                **match.options)
+        return game.build_sheet(starting_players(match, roster), hands,
+                                first_dealer=match.first_dealer, **changes, **match.options)
     return sheets().get((match.id, match.version),
                         lambda: compute_sheet(match, stored_hands(match)))
 

@@ -13,6 +13,7 @@ def blueprints() -> list[Blueprint]:
         certificate,
         exports,
         matches,
+        people,
         screens,
         site,
         tables,
@@ -20,4 +21,4 @@ def blueprints() -> list[Blueprint]:
     )
 
     return [site.bp, tables.bp, matches.bp, exports.bp, backups.bp, certificate.bp,
-            screens.bp, cards.bp, tournaments.bp]
+            screens.bp, cards.bp, tournaments.bp, people.bp]

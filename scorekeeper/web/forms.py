@@ -146,6 +146,33 @@ class SeatValuesForm(HandForm):
         return [whole(request.form.get(f"{name}-{seat}")) for seat in range(players)]
 
 
+class PlayersForm(StepForm):
+    """A change of who plays a match (scorekeeper.rules.roster): its kind, the seat it
+    concerns (a sit-out, a return, a substitute, a leave), who takes a seat (a join, a
+    substitute) and, for a join, the place in the turn order (none: last)."""
+
+    action = SelectField(choices=[SelectChoice(kind) for kind in (
+        "join", "sit_out", "back", "substitute", "leave")], validators=[InputRequired()])
+    seat = WholeField(validators=[Optional(), NumberRange(0, 99)])
+    at = WholeField(validators=[Optional(), NumberRange(0, 99)])
+    name = StringField(_l("Name"), filters=[lambda text: clean_name(text or "")],
+                       validators=[Optional(), Length(max=NAME_LENGTH)])
+
+    def validate_name(self, field: Any) -> None:
+        if self.action.data in ("join", "substitute"):
+            if not field.data:
+                raise ValidationError(_l("Give the name of who takes the seat."))
+            refused = next((c for c in field.data if refused_character(c) is not None), None)
+            if refused is not None:
+                raise ValidationError(_l(
+                    "A name cannot hold control, invisible or direction-changing characters: "
+                    "“%(name)s” holds %(code)s.", name=field.data, code=f"U+{ord(refused):04X}"))
+
+    def validate_seat(self, field: Any) -> None:
+        if self.action.data != "join" and field.data is None:
+            raise ValidationError(_l("Choose the player."))
+
+
 class MatchForm(Form):
     """A new match: players in turn order, the first dealer, the place, the options."""
 

@@ -221,7 +221,8 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *,
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleError(N_("A Cavallo Re log is kept for 1 to 6 players, not %(players)s."),
                         players=players)
-    table = Table("Cavallo Re", players, 0, roster, maximum=MAX_PLAYERS, tournament=tournament)
+    table = Table("Cavallo Re", players, 0, roster, maximum=MAX_PLAYERS, tournament=tournament,
+                  minimum=0)
     rows: list[Row] = []
     logs: list[list[int]] = [[] for _ in range(players)]
     wins = [0] * players

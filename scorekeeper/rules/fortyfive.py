@@ -533,8 +533,10 @@ class _Match:
 
     def _sides(self) -> list[list[int]]:
         playing = self.table.playing()
-        count = min(max(len(playing), MIN_PLAYERS), MAX_PLAYERS)
-        return [[playing[p] for p in side] for side in sides(count, three_pairs=self.three_pairs)]
+        if len(playing) < MIN_PLAYERS:  # the match is over before its first hand
+            return [[seat] for seat in playing]
+        return [[playing[p] for p in side]
+                for side in sides(len(playing), three_pairs=self.three_pairs)]
 
     def columns(self) -> list[list[int]]:
         """The seats of each column: alone, one per seat of the table."""

@@ -259,8 +259,8 @@ def read_roster(roster: Iterable[Mapping[str, Any]], players: int) -> list[Chang
         if kind is Kind.JOIN:
             seat = raw.get("seat", joiners)
             if seat != joiners:
-                raise RuleError(N_("A new player takes seat %(seat)s, the next free one."),
-                                seat=joiners)
+                raise RuleError(N_("A new player takes seat %(number)s, the next free one."),
+                                number=joiners)
             joiners += 1
         else:
             seat = _whole(raw.get("seat"), N_("the seat"))
@@ -288,14 +288,16 @@ def check_entry(entry: Any) -> str:
 class Table:
     """Who sits at a match's table as its hands are replayed, and their changes.
 
-    ``players`` seats begin the match; ``maximum`` is the game's most players; ``name`` the
-    game's name for refusals.
+    ``players`` seats begin the match; ``maximum`` is the game's most players, ``minimum``
+    the fewest that keep a match going (and are dealt a hand); ``name`` the game's name for
+    refusals; ``entry`` the entry option (see :func:`check_entry`).
     """
 
     def __init__(self, name: str, players: int, first_dealer: int,
                  roster: Iterable[Mapping[str, Any]], *, maximum: int,
-                 tournament: bool = False, entry: str = "lowest") -> None:
+                 tournament: bool = False, entry: str | None = None, minimum: int = 2) -> None:
         self.name, self.maximum, self.tournament = name, maximum, tournament
+        self.minimum = minimum  # fewer players still playing end the match
         self.entry = check_entry(entry)
         self.changes = read_roster(roster, players)
         self.waiting_changes = list(self.changes)
@@ -389,9 +391,14 @@ class Table:
             try:
                 self._check(change, finished or self.over(in_game), in_game, refuse)
             except RuleError as error:
-                raise RuleError(N_("%(player)s: the %(what)s after hand %(after)s is not allowed "
-                                   "here; it must be undone first."), seat=change.seat,
-                                what=change.kind.label, after=after, change=change.index,
+                if 0 <= change.seat < self.seats:
+                    raise RuleError(N_("%(player)s: the %(what)s after hand %(after)s is not "
+                                       "allowed there; it must be undone first."),
+                                    seat=change.seat, what=change.kind.label, after=after,
+                                    change=change.index, reason=error.template) from error
+                raise RuleError(N_("The %(what)s after hand %(after)s is not allowed there; it "
+                                   "must be undone first."), what=change.kind.label,
+                                after=after, change=change.index,
                                 reason=error.template) from error
             if change.kind is Kind.JOIN and total is None:
                 total = 0 if after == 0 or self.entry == "zero" else entry()
@@ -408,11 +415,11 @@ class Table:
 
     def over(self, in_game: Callable[[int], bool] = lambda seat: True) -> bool:
         """Whether fewer than 2 players are left, which ends a match (a close too)."""
-        return self.closed or len(self.playing(in_game)) < 2
+        return self.closed or len(self.playing(in_game)) < self.minimum
 
     def waiting(self, in_game: Callable[[int], bool] = lambda seat: True) -> bool:
         """Whether the next hand waits for a sitter to come back (case 21)."""
-        return not self.over(in_game) and len(self.dealt_in(in_game)) < 2
+        return not self.over(in_game) and len(self.dealt_in(in_game)) < self.minimum
 
     def check_dealt(self, number: int, in_game: Callable[[int], bool] = lambda seat: True
                     ) -> None:
@@ -450,7 +457,7 @@ class Table:
             self._check_person(change)
             return
         if not 0 <= seat < self.seats:
-            raise RuleError(N_("There is no seat %(seat)s."), seat=seat)
+            raise RuleError(N_("There is no seat %(number)s."), number=seat)
         if seat in self.left:
             raise RuleError(N_("%(player)s has left the match."), seat=seat)
         if kind is Kind.SUBSTITUTE:

@@ -263,7 +263,8 @@ class _Match:
 
     def in_game(self, seat: int) -> bool:
         """Whether a seat is still in: not out, and not gone from a fixed number of deals."""
-        return self.column_of[seat] not in self.out and seat not in self.table.left
+        # A joiner of the break being applied has no column yet: they are in.
+        return self.column_of.get(seat) not in self.out and seat not in self.table.left
 
     @property
     def finished(self) -> bool:

@@ -23,6 +23,7 @@ from typing import Any
 
 from .cards import Card, parse_cards
 from .core import N_, Event, Note, RuleError, check_count, check_seat, places
+from .roster import Change, Kind, Table
 from .sheet import Details, Figure, Game, Next, Row, Sheet, Status
 
 MIN_PLAYERS, MAX_PLAYERS = 1, 6
@@ -202,13 +203,16 @@ def statistics(placed: Sequence[Any]) -> Stats:
 
 
 def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *,
-                first_dealer: int = 0) -> Sheet:
+                first_dealer: int = 0, roster: Sequence[Mapping[str, Any]] = (),
+                tournament: bool = False) -> Sheet:
     """A log of deals, one column per player keeping their own log (usually just one).
 
     Each hand is ``{"placed": 0..36, "seat": seat}`` (``seat`` missing, None or ""
     means 0). A row's points are the cards placed, for that seat only; totals count
     wins (36 placed). The log never ends, nobody deals (``first_dealer`` is ignored),
     and ``status`` holds each seat's :class:`Stats` as a dict beside the expected odds.
+    ``roster`` may add players to the log at any time (joins only,
+    :mod:`scorekeeper.rules.roster`): a joiner's seat comes after the others.
 
     >>> sheet = build_sheet(1, [{"placed": 36}, {"placed": "12"}])
     >>> [r.points for r in sheet.rows], sheet.totals, sheet.status.statistics[0]["mean"]
@@ -217,34 +221,53 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *,
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
         raise RuleError(N_("A Cavallo Re log is kept for 1 to 6 players, not %(players)s."),
                         players=players)
+    table = Table("Cavallo Re", players, 0, roster, maximum=MAX_PLAYERS, tournament=tournament,
+                  minimum=0)
     rows: list[Row] = []
     logs: list[list[int]] = [[] for _ in range(players)]
     wins = [0] * players
+
+    def between(after: int) -> None:
+        table.between(after, finished=False, entry=lambda: 0, refuse=_only_joins,
+                      in_game=lambda seat: True)
+        logs.extend([] for _seat in range(len(logs), table.seats))
+        wins.extend(0 for _seat in range(len(wins), table.seats))
+
     for index, hand in enumerate(hands):
+        between(index)
         seat = hand.get("seat")
-        seat = check_seat(0 if seat is None or seat == "" else seat, players, N_("player"))
+        seat = check_seat(0 if seat is None or seat == "" else seat, table.seats, N_("player"))
         if "placed" not in hand:
             raise RuleError(N_("%(player)s: give the cards placed."), seat=seat)
         placed = _placed(hand["placed"], seat)
         logs[seat].append(placed)
         wins[seat] += placed == CELLS
-        points = tuple(placed if s == seat else None for s in range(players))
+        points = tuple(placed if s == seat else None for s in range(table.seats))
         notes = tuple((WON if placed == CELLS else LOST) if s == seat else ""
-                      for s in range(players))
+                      for s in range(table.seats))
+        table.played(range(table.seats))
         rows.append(Row(index + 1, None, {"placed": placed, "seat": seat}, points,
                         tuple(wins), notes, events=(Event.WON,) if placed == CELLS else ()))
+    between(len(rows))
+    table.check_done(len(rows))
     dist = expected_distribution()
     return Sheet(
         game="cavallore", players=players, options={},
-        columns=tuple((s,) for s in range(players)), rows=tuple(rows), totals=tuple(wins),
-        places=places(wins), finished=False, winners=(),
-        next=Next(len(rows) + 1, None, tuple(range(players)), NextHand(CELLS)),
+        columns=tuple((s,) for s in range(table.seats)), rows=table.rows(rows, table.seats),
+        totals=tuple(wins), places=places(wins), finished=False, winners=(),
+        next=Next(len(rows) + 1, None, tuple(range(table.seats)), NextHand(CELLS)),
         status=MatchStatus(
             [statistics(log).as_dict() for log in logs],
             {"win_rate": float(WIN_PROBABILITY), "mean": float(expected_mean()),
              "distribution": [float(p) for p in dist]},
         ),
+        roster=table.roster(),
     )
+
+
+def _only_joins(change: Change) -> None:
+    if change.kind is not Kind.JOIN:
+        raise RuleError(N_("A Cavallo Re log only takes new players: nothing else changes."))
 
 
 @dataclass(frozen=True)
@@ -274,7 +297,7 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
     1
     """
     out = tuple({"deals": 0, "wins": 0, "placed": 0, **{f"band-{low}": 0 for low, _h in BANDS}}
-                for _seat in range(sheet.players))
+                for _seat in sheet.columns)
     for row in sheet.rows:
         placed, seat = row.inputs["placed"], row.inputs["seat"]
         out[seat]["deals"] += 1

@@ -14,6 +14,7 @@ from typing import Any
 
 from .cards import SUITS, Card, parse_cards, suit_symbol
 from .core import N_, Event, RuleError, check_count, check_seat, places
+from .roster import Change, Kind, Table, gather, on_seats, spread
 from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status, TournamentTables
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -420,7 +421,9 @@ def _winner(totals: Sequence[int], target: int) -> tuple[int | None, list[int]]:
 
 
 def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_dealer: int = 0,
-                target: int = 45, jink: bool = False, three_pairs: bool = False) -> Sheet:
+                target: int = 45, jink: bool = False, three_pairs: bool = False,
+                roster: Sequence[Mapping[str, Any]] = (), tournament: bool = False,
+                entry: str | None = None) -> Sheet:
     """The sheet of a match from its hands' inputs, in order; one column per side.
 
     A hand is given in exactly one of three forms:
@@ -439,55 +442,219 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     side at or above ``target`` wins, the higher total when several pass it; a tie at
     the top plays on. With ``jink``, a side taking all five tricks wins at once.
 
+    ``roster`` lists the changes of players (:mod:`scorekeeper.rules.roster`). The sides
+    are fixed by the players at the first hand (decided case 19): played alone, a hand
+    after a join or a sit-out names seats as ever (a seat not dealt in wins no trick), its
+    ``side_tricks`` have one count per seat of the table then (None for a seat not dealt
+    in) and its ``plays`` one card per player dealt in, in turn order from the leader.
+    Partnerships take no join and no sit-out, and a partner leaving ends the match.
+    ``entry`` is ``"lowest"`` (the default) or ``"zero"``; ``tournament`` refuses joins
+    and sit-outs.
+
     >>> sheet = build_sheet(4, [{"trick_winners": [0, 1, 2, 2, 3], "bonus_seat": 1},
     ...                         {"side_tricks": [5, 0], "bonus_side": 0}], jink=True)
     >>> sheet.columns, [r.points for r in sheet.rows], sheet.totals, sheet.winners
     (((0, 2), (1, 3)), [(15, 15), (30, 0)], (45, 15), (0,))
     """
     three_pairs = THREE_PAIRS.clean(three_pairs)
-    columns = sides(players, three_pairs=three_pairs)
-    three_pairs = players == 6 and three_pairs
+    sides(players, three_pairs=three_pairs)
     target, jink = TARGET.clean(target), JINK.clean(jink)
     first_dealer = check_seat(first_dealer, players, N_("first dealer"))
+    table = Table("Forty-Five", players, first_dealer, roster, maximum=MAX_PLAYERS,
+                  tournament=tournament, entry=entry)
+    match = _Match(table, target, three_pairs)
     rows: list[Row] = []
-    totals = [0] * len(columns)
-    winner: int | None = None
-    tied: list[int] = []
-    by_jink = False
     for index, hand in enumerate(hands):
-        if winner is not None:
+        if match.between(index):
             raise RuleError(N_("The match is over: hand %(number)s comes after its end."),
                             number=index + 1)
-        dealer = (first_dealer + index) % players
-        tricks, bonus, inputs = _read_hand(players, columns, dealer, hand)
-        points = score_hand(tricks, bonus, columns=columns)
-        totals = [t + p for t, p in zip(totals, points, strict=True)]
+        table.check_dealt(index + 1)
+        dealt = table.dealt_in()
+        dealer = table.deal(dealt)
+        match.start()
+        tricks, bonus, inputs = _dealt_hand(match, dealt, dealer, hand)
+        points = score_hand(tricks, bonus, columns=match.compact)
+        column_points = spread(points, dealt, table.seats) if match.alone else tuple(points)
+        for column, paid in enumerate(column_points):
+            match.totals[column] += paid or 0
         events = [NO_TRUMP] if bonus is None else []
         if TRICKS in tricks:
             events.append(ALL_FIVE)
         if jink and TRICKS in tricks:
-            winner, tied, by_jink = tricks.index(TRICKS), [], True
+            won = tricks.index(TRICKS)
+            match.winner, match.tied, match.by_jink = (
+                won if not match.alone else dealt[won]), [], True
         else:
-            winner, tied = _winner(totals, target)
-        if tied:
+            match.winner, match.tied = match.judge()
+        if match.tied:
             events.append(TIE_AT_TOP)
-        rows.append(Row(index + 1, dealer, inputs, tuple(points), tuple(totals),
+        table.played(dealt)
+        rows.append(Row(index + 1, dealer, inputs, column_points, tuple(match.totals),
                         events=tuple(events)))
-    finished = winner is not None
-    dealer = (first_dealer + len(rows)) % players
-    # The winner comes first even when a jink won it below another side's total.
-    ranking = [max(totals) + 1 if i == winner else t for i, t in enumerate(totals)]
+    finished = match.between(len(rows))
+    table.check_done(len(rows))
+    dealt = table.dealt_in()
+    dealer = table.next_dealer(dealt)
+    columns = match.columns()
+    if len(match.totals) != len(columns):  # partners before their first hand
+        match.totals = [0] * len(columns)
+    totals = match.totals
+    ranks = match.places()
     return Sheet(
         game="fortyfive", players=players,
-        options={"target": target, "jink": jink, "three_pairs": three_pairs},
-        columns=tuple(tuple(side) for side in columns), rows=tuple(rows), totals=tuple(totals),
-        places=places(ranking), finished=finished,
-        winners=(winner,) if winner is not None else (),
-        next=None if finished else Next(len(rows) + 1, dealer, tuple(range(players)),
-                                        NextHand(columns, (dealer + 1) % players, TRICKS)),
-        status=MatchStatus(target, jink, three_pairs, bool(tied), tied, by_jink, len(rows),
+        options={"target": target, "jink": jink, "three_pairs": players == 6 and three_pairs},
+        columns=tuple(tuple(side) for side in columns),
+        rows=table.rows(rows, len(columns)), totals=tuple(totals),
+        places=ranks, finished=finished,
+        winners=(match.winner,) if match.winner is not None else tuple(
+            c for c, r in enumerate(ranks) if r == 1) if finished else (),
+        next=None if finished or table.waiting() else Next(
+            len(rows) + 1, dealer, tuple(dealt),
+            NextHand(columns, dealt[(dealt.index(dealer) + 1) % len(dealt)], TRICKS)),
+        status=MatchStatus(target, jink, players == 6 and three_pairs, bool(match.tied),
+                           match.tied, match.by_jink, len(rows),
                            [max(target - total, 0) for total in totals]),
+        roster=table.roster(),
     )
+
+
+class _Match:
+    """The running state of a match: the table, the sides once the first hand is dealt, the
+    totals per column, the winner or the sides tied at the top, a side that left."""
+
+    def __init__(self, table: Table, target: int, three_pairs: bool) -> None:
+        self.table, self.target, self.three_pairs = table, target, three_pairs
+        self.sides: list[list[int]] | None = None  # fixed at the first hand (case 19)
+        self.totals: list[int] = [0] * table.seats
+        self.winner: int | None = None
+        self.tied: list[int] = []
+        self.by_jink = False
+        self.left_side: int | None = None
+
+    def _sides(self) -> list[list[int]]:
+        playing = self.table.playing()
+        if len(playing) < MIN_PLAYERS:  # the match is over before its first hand
+            return [[seat] for seat in playing]
+        return [[playing[p] for p in side]
+                for side in sides(len(playing), three_pairs=self.three_pairs)]
+
+    def columns(self) -> list[list[int]]:
+        """The seats of each column: alone, one per seat of the table."""
+        found = self.sides if self.sides is not None else self._sides()
+        if all(len(side) == 1 for side in found):
+            return [[s] for s in range(self.table.seats)]
+        return found
+
+    @property
+    def alone(self) -> bool:
+        return all(len(side) == 1 for side in self.columns())
+
+    @property
+    def compact(self) -> list[list[int]]:
+        """The sides numbered by position among the seats dealt in."""
+        dealt = self.table.dealt_in()
+        if self.alone:
+            return [[i] for i in range(len(dealt))]
+        return [[dealt.index(s) for s in side] for side in self.columns()]
+
+    def start(self) -> None:
+        if self.sides is None:
+            self.sides = self.columns()
+            if not self.alone:
+                self.totals = [0] * len(self.sides)
+
+    def playing_columns(self) -> list[int]:
+        playing = self.table.playing()
+        return [c for c, side in enumerate(self.columns()) if any(s in playing for s in side)]
+
+    def judge(self) -> tuple[int | None, list[int]]:
+        """The winner, or the sides tied at the top, among the columns still playing."""
+        live = self.playing_columns()
+        winner, tied = _winner([self.totals[c] for c in live], self.target)
+        return (None if winner is None else live[winner]), [live[t] for t in tied]
+
+    def refuse(self, change: Change) -> None:
+        partners = not self.alone if self.sides is not None else len(self.table.playing()) in (4, 6)
+        if change.kind is Kind.JOIN and self.sides is not None and not self.alone:
+            raise RuleError(N_("Forty-Five in partnerships takes no new player: a substitute "
+                               "may take the seat."))
+        if change.kind is Kind.SIT_OUT and partners:
+            raise RuleError(N_("Forty-Five in partnerships does not allow sitting out: a "
+                               "substitute may take the seat."))
+
+    def between(self, after: int) -> bool:
+        """Apply the changes after hand ``after``; whether the match is over."""
+        done = self.winner is not None or self.left_side is not None
+        applied = self.table.between(after, finished=done or self.table.over(),
+                                     entry=lambda: min(self.totals[s]
+                                                       for s in self.table.playing()),
+                                     refuse=self.refuse)
+        if self.sides is None or self.alone:
+            self.totals.extend(self.table.entries[len(self.totals):])  # type: ignore[arg-type]
+        leaves = [c.seat for c in applied if c.kind is Kind.LEAVE]
+        if leaves and self.sides is not None and not self.alone:
+            self.left_side = next(c for c, side in enumerate(self.sides) if leaves[0] in side)
+        elif leaves and self.tied:
+            self.winner, self.tied = self.judge()  # the target rule again (case 20)
+        return (self.winner is not None or self.left_side is not None
+                or self.table.over())
+
+    def places(self) -> tuple[int, ...]:
+        """The winner first, then by totals; a side that left last, leavers alone after
+        those still playing."""
+        top = max(self.totals, default=0) + 1
+        keys = [-(top if c == self.winner else t) for c, t in enumerate(self.totals)]
+        if self.alone:
+            return self.table.places(keys)
+        if self.left_side is None and not self.table.left:
+            return places([-k for k in keys])
+        full = [(c == self.left_side, k) for c, k in enumerate(keys)]
+        return tuple(1 + sum(other < key for other in full) for key in full)
+
+
+def _dealt_hand(match: _Match, dealt: list[int], dealer: int, hand: Mapping[str, Any]
+                ) -> tuple[list[int], int | None, dict[str, Any]]:
+    """A hand's tricks and bonus per side as :func:`_read_hand` reads them, for the seats
+    dealt in: its seats renumbered among them, and back again in its inputs."""
+    compact = match.compact
+    if dealt == list(range(match.table.seats)):
+        return _read_hand(len(dealt), compact, dealer, hand)
+    seats = match.table.seats
+    alone = match.alone
+
+    def seat_of(value: Any, what: str) -> Any:
+        if _no_trump(value):
+            return value
+        seat = check_seat(value, seats, what)
+        if seat not in dealt:
+            raise RuleError(N_("%(player)s is not dealt in and takes no part in this hand."),
+                            seat=seat)
+        return dealt.index(seat)
+
+    moved = dict(hand)
+    if isinstance(hand.get("trick_winners"), list):
+        moved["trick_winners"] = [seat_of(s, N_("trick winner")) for s in hand["trick_winners"]]
+    if "bonus_seat" in hand:
+        moved["bonus_seat"] = seat_of(hand["bonus_seat"], N_("bonus trick's winner"))
+    if "leader" in hand:
+        moved["leader"] = seat_of(hand["leader"], N_("leader"))
+    if alone and isinstance(hand.get("side_tricks"), list):
+        moved["side_tricks"] = gather(hand["side_tricks"], dealt, seats, N_("trick count"))
+    if alone and "bonus_side" in hand:
+        moved["bonus_side"] = seat_of(hand["bonus_side"], N_("bonus side"))
+    tricks, bonus, inputs = on_seats(dealt, _read_hand, len(dealt), compact,
+                                     dealt.index(dealer), moved)
+    if "trick_winners" in inputs:
+        inputs["trick_winners"] = [dealt[w] for w in inputs["trick_winners"]]
+        inputs["bonus_seat"] = None if inputs["bonus_seat"] is None else dealt[
+            inputs["bonus_seat"]]
+    if "leader" in inputs:
+        inputs["leader"] = dealt[inputs["leader"]]
+    if alone:
+        inputs["side_tricks"] = list(spread(inputs["side_tricks"], dealt, seats))
+        inputs["bonus_side"] = None if inputs["bonus_side"] is None else dealt[
+            inputs["bonus_side"]]
+    return tricks, bonus, inputs
 
 
 @dataclass(frozen=True)
@@ -525,6 +692,8 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
     out = tuple({"hands": 0, "no_trump": 0, "jinks": 0} for _side in sheet.columns)
     for row in sheet.rows:
         for side, points in enumerate(row.points):
+            if points is None:  # not dealt in
+                continue
             out[side]["hands"] += 1
             out[side]["no_trump"] += NO_TRUMP in row.events
             out[side]["jinks"] += ALL_FIVE in row.events and (points or 0) >= TRICKS * 5

@@ -15,9 +15,8 @@ from .core import (
     check_count,
     check_length,
     check_seat,
-    places,
-    running_totals,
 )
+from .roster import Table, gather, on_seats, spread
 from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
@@ -210,7 +209,7 @@ def score_hand(cards: int, bids: Sequence[int], tricks: Sequence[int], *,
 
 def _check_bids(cards: int, order: list[int], bids: Sequence[Any], hook: bool) -> list[int | None]:
     """The bids made so far, in bidding order, each checked; None for those still to come."""
-    checked: list[int | None] = [None] * len(order)
+    checked: list[int | None] = [None] * len(bids)
     for position, seat in enumerate(order):
         if bids[seat] is None:
             if any(bids[s] is not None for s in order[position:]):
@@ -229,64 +228,118 @@ def _check_bids(cards: int, order: list[int], bids: Sequence[Any], hook: bool) -
 
 
 def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_dealer: int = 0,
-                hook: bool = True) -> Sheet:
+                hook: bool = True, roster: Sequence[Mapping[str, Any]] = (),
+                tournament: bool = False, entry: str | None = None) -> Sheet:
     """The sheet of a match from its hands' inputs, in order.
 
     Each hand is ``{"bids": [...], "tricks": [...] or None, "trump": suit or None}``
     with one entry per seat; bids still to come are None. Only the last hand may be
     unfinished: it becomes ``next``, with the next bidder and the forbidden bid.
 
+    ``roster`` lists the changes of players (:mod:`scorekeeper.rules.roster`): a hand then
+    has one bid and one trick count per seat of the table at that hand (joiners' seats after
+    the first ones), None for a seat not dealt in; its cards are capped at what the deck
+    gives the players dealt in, and the bidding, the hook and case 4 count only them.
+    ``entry`` is ``"lowest"`` (a joiner starts with the lowest total of the players still
+    playing, the default) or ``"zero"``; ``tournament`` refuses joins and sit-outs.
+
     >>> sheet = build_sheet(2, [{"bids": [1, 0], "tricks": [1, 1]}])
     >>> sheet.totals, sheet.next.number, sheet.next.info.cards
     ((3, 0), 2, 2)
     """
-    schedule = deal_schedule(players)
+    deal_schedule(players)
     first_dealer = check_seat(first_dealer, players, N_("first dealer"))
+    table = Table("Navawhist", players, first_dealer, roster, maximum=MAX_PLAYERS,
+                  tournament=tournament, entry=entry)
+    totals = [0] * players
+    rows: list[Row] = []
+    pending: dict[str, Any] | None = None
+
+    def between(after: int, length: int) -> bool:
+        table.between(after, finished=table.over() or after == length,
+                      entry=lambda: min(totals[s] for s in table.playing()))
+        totals.extend(table.entries[len(totals):])  # type: ignore[arg-type]
+        return table.over() or after == length
+
+    between(0, -1)
+    # The table of hands of the first hand stays (decided case 12).
+    count = min(max(len(table.playing()), MIN_PLAYERS), MAX_PLAYERS)
+    schedule = deal_schedule(count)
     if len(hands) > len(schedule):
         raise RuleError(N_("A Navawhist match of %(players)s players has %(hands)s hands."),
-                        players=players, hands=len(schedule))
-    rows: list[Row] = []
-    points: list[list[int]] = []
-    pending: dict[str, Any] | None = None
+                        players=count, hands=len(schedule))
     for index, hand in enumerate(hands):
-        cards, dealer = schedule[index], (first_dealer + index) % players
-        order = bidding_order(players, dealer)
+        if between(index, len(schedule)):
+            raise RuleError(N_("The match is over: hand %(number)s comes after its end."),
+                            number=index + 1)
+        table.check_dealt(index + 1)
+        dealt = table.dealt_in()
+        dealer = table.deal(dealt)
+        cards = _cards(schedule[index], count, table, dealt)
+        order = _order(dealt, dealer)
         if not isinstance(hand.get("bids") or [], list) or set(hand) - HAND_KEYS:
             raise RuleError(N_("Hand %(number)s is not a Navawhist hand."), number=index + 1)
-        bids = list(hand.get("bids") or [None] * players)
-        check_length(bids, players, N_("bid"))
+        bids = list(hand.get("bids") or [None] * table.seats)
+        check_length(bids, table.seats, N_("bid"))
+        gather(bids, dealt, table.seats, N_("bid"))
         tricks = hand.get("tricks")
         trump = suit_symbol(hand["trump"]) if hand.get("trump") else None
         checked = _check_bids(cards, order, bids, hook)
         if tricks is None:
             if index != len(hands) - 1:
                 raise RuleError(N_("Hand %(number)s has no tricks."), number=index + 1)
-            pending = {"cards": cards, "bids": checked, "trump": trump, "order": order}
+            pending = {"cards": cards, "bids": checked, "trump": trump, "order": order,
+                       "dealer": dealer, "dealt": dealt}
             break
-        if None in checked:
+        if any(checked[s] is None for s in dealt):
             raise RuleError(N_("Hand %(number)s has tricks before every bid."), number=index + 1)
-        check_length(tricks, players, N_("tricks"))
-        scores, cases = score_cases(cards, checked, tricks)
-        points.append(scores)
-        inputs = {"bids": checked, "tricks": [int(t) for t in tricks], "trump": trump,
-                  "cards": cards}
-        rows.append(Row(index + 1, dealer, inputs, tuple(scores), (), tuple(cases)))
-    totals_after = running_totals(points, players)
-    rows = [Row(r.number, r.dealer, r.inputs, r.points, t, r.notes)
-            for r, t in zip(rows, totals_after, strict=True)]
-    totals = totals_after[-1] if totals_after else (0,) * players
-    finished = len(rows) == len(schedule)
-    ranks = places(totals)
+        check_length(tricks, table.seats, N_("tricks"))
+        taken = gather(tricks, dealt, table.seats, N_("tricks"))
+        scores, cases = on_seats(dealt, score_cases, cards, [checked[s] for s in dealt], taken)
+        for seat, score in zip(dealt, scores, strict=True):
+            totals[seat] += score
+        table.played(dealt)
+        inputs = {"bids": checked, "tricks": list(spread([int(t) for t in taken], dealt,
+                                                         table.seats)),
+                  "trump": trump, "cards": cards}
+        rows.append(Row(index + 1, dealer, inputs, spread(scores, dealt, table.seats),
+                        tuple(totals), spread(cases, dealt, table.seats, "")))
+    finished = pending is None and between(len(rows), len(schedule))
+    table.check_done(len(rows))
+    dealt = pending["dealt"] if pending else table.dealt_in()
+    ranks = table.places([-t for t in totals])
+    left = len(schedule) - len(rows) - bool(pending)
+    dealers = [r.dealer for r in rows] + ([pending["dealer"]] if pending else []) + (
+        table.projected(dealt, left))
     return Sheet(
         game="navawhist", players=players, options={"hook": hook},
-        columns=tuple((s,) for s in range(players)), rows=tuple(rows), totals=totals,
-        places=ranks, finished=finished,
-        winners=tuple(s for s in range(players) if ranks[s] == 1) if finished else (),
-        next=None if finished else _next(players, schedule, len(rows), first_dealer, hook,
-                                          pending),
-        status=MatchStatus(len(schedule), len(rows), schedule,
-                           [(first_dealer + i) % players for i in range(len(schedule))]),
+        columns=tuple((s,) for s in range(table.seats)), rows=table.rows(rows, table.seats),
+        totals=tuple(totals), places=ranks, finished=finished,
+        winners=tuple(s for s in range(table.seats) if ranks[s] == 1) if finished else (),
+        next=None if finished or table.waiting() else _next(
+            len(rows), _cards(schedule[len(rows)], count, table, dealt),
+            pending["dealer"] if pending else table.next_dealer(dealt), dealt, table.seats,
+            hook, pending),
+        status=MatchStatus(len(schedule), len(rows), [
+            r.inputs["cards"] for r in rows] + [_cards(c, count, table, dealt)
+                                                for c in schedule[len(rows):]], dealers),
+        roster=table.roster(),
     )
+
+
+def _cards(scheduled: int, count: int, table: Table, dealt: Sequence[int]) -> int:
+    """The cards of a hand: the table's, capped at what the deck gives the players dealt in
+    (decided case 11); the 40-card deck only in a match of 2 that nobody joined (case 10)."""
+    joined = any(after > 0 for after in table.joined_after.values())
+    deck = 40 if count == 2 and not joined else 52
+    return min(scheduled, deck // max(len(dealt), 1))
+
+
+def _order(dealt: Sequence[int], dealer: int) -> list[int]:
+    """The seats dealt in, in the order they bid: from the one after the dealer, the dealer
+    last (decided case 13)."""
+    position = dealt.index(dealer) + 1
+    return [*dealt[position:], *dealt[:position]]
 
 
 @dataclass(frozen=True)
@@ -323,12 +376,11 @@ class NextHand(Details):
     changeable: list[int]
 
 
-def _next(players: int, schedule: list[int], index: int, first_dealer: int, hook: bool,
+def _next(index: int, cards: int, dealer: int, dealt: list[int], seats: int, hook: bool,
           pending: dict[str, Any] | None) -> Next:
     """The hand being entered: bids so far, who bids next and what the dealer may not bid."""
-    cards, dealer = schedule[index], (first_dealer + index) % players
-    order = bidding_order(players, dealer)
-    bids = pending["bids"] if pending else [None] * players
+    order = _order(dealt, dealer)
+    bids = pending["bids"] if pending else [None] * seats
     bidder = next((s for s in order if bids[s] is None), None)
     forbidden = None
     if hook and bidder == dealer:
@@ -336,7 +388,7 @@ def _next(players: int, schedule: list[int], index: int, first_dealer: int, hook
     bid_total, bids_off = bids_against_cards(cards, bids)
     # While bidding goes on, a bid already made may still be changed.
     changeable = [s for s in order if bids[s] is not None] if bidder is not None else []
-    return Next(index + 1, dealer, tuple(range(players)), NextHand(
+    return Next(index + 1, dealer, tuple(dealt), NextHand(
         cards=cards, order=order, bids=bids, bidder=bidder, forbidden=forbidden,
         trump=pending["trump"] if pending else None,
         phase="bids" if bidder is not None else "tricks",
@@ -353,15 +405,17 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
     (1, 1, 1)
     """
     out = tuple({"hands": 0, "exact": 0, "error": 0, "case4": 0, "forbidden": 0}
-                for _seat in range(sheet.players))
+                for _seat in sheet.columns)
     for row in sheet.rows:
         bids, tricks, cards = row.inputs["bids"], row.inputs["tricks"], row.inputs["cards"]
         for seat, (bid, taken) in enumerate(zip(bids, tricks, strict=True)):
+            if bid is None:  # not dealt in
+                continue
             out[seat]["hands"] += 1
             out[seat]["exact"] += bid == taken
             out[seat]["error"] += abs(bid - taken)
             out[seat]["case4"] += row.notes[seat] in CASE_4
-        others = [b for seat, b in enumerate(bids) if seat != row.dealer]
+        others = [b for seat, b in enumerate(bids) if seat != row.dealer and b is not None]
         if sheet.options.get("hook") and forbidden_bid(cards, others) is not None:
             out[row.dealer]["forbidden"] += 1
     return out

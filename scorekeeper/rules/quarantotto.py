@@ -11,9 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from .cards import JOKER, RANKS
-from .core import N_, Event, Note, RuleError, check_length, check_seat, places
+from .core import N_, Event, Note, RuleError, check_seat
 from .points import Cards, read_cards, rule_error
 from .points import entry_points as read_entry
+from .roster import Table, gather, on_seats, spread
 from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status, TournamentTables
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -229,7 +230,8 @@ def _length(players: int, options: Mapping[str, Any]) -> int | None:
 
 
 def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_dealer: int = 0,
-                **options: Any) -> Sheet:
+                roster: Sequence[Mapping[str, Any]] = (), tournament: bool = False,
+                entry: str | None = None, **options: Any) -> Sheet:
     """The sheet of a match from its games' inputs, in order.
 
     Each game is ``{"closer": seat or None, "points": [one entry per seat]}``: the
@@ -240,6 +242,13 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     in hand per seat. Options: ``length`` (``"players"``, ``"games"`` or
     ``"target"``), ``games``, ``target``.
 
+    ``roster`` lists the changes of players (:mod:`scorekeeper.rules.roster`): after a
+    join ``points`` has one entry per seat of the table then (joiners' seats after the
+    first ones), None for a seat not dealt in (sitting out, left), and ``hand_points``
+    None there; the sitter is not counted in W. ``entry`` is ``"lowest"`` (a joiner starts
+    with the lowest total of the players still playing, the default) or ``"zero"``;
+    ``tournament`` refuses joins and sit-outs.
+
     >>> sheet = build_sheet(2, [{"closer": 1, "points": ["A K 7", None]}])
     >>> sheet.rows[0].points, sheet.totals, sheet.next.number, sheet.next.dealer
     ((0, 32), (0, 32), 2, 1)
@@ -249,12 +258,15 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     """
     opts = _clean_options(players, options)
     first_dealer = check_seat(first_dealer, players, N_("first dealer"))
-    return _played(players, opts, first_dealer, [], [], hands)
+    table = Table("Quarantotto", players, first_dealer, roster, maximum=MAX_PLAYERS,
+                  tournament=tournament, entry=entry)
+    return _played(players, opts, table, [], [], hands)
 
 
 def resume_sheet(previous: Sheet, hands: Sequence[Mapping[str, Any]]) -> Sheet:
     """The sheet of ``previous``'s games and ``hands`` after them: what :func:`build_sheet`
-    gives for all of them, each earlier game's row taken as ``previous`` has it.
+    gives for all of them, each earlier game's row taken as ``previous`` has it (a match
+    with changes of players is built whole, see ``Game.extend_sheet``).
 
     >>> first = build_sheet(2, [{"closer": 1, "points": [20, 0]}])
     >>> resume_sheet(first, [{"points": [9, 5]}]) == build_sheet(
@@ -262,43 +274,76 @@ def resume_sheet(previous: Sheet, hands: Sequence[Mapping[str, Any]]) -> Sheet:
     True
     """
     first_dealer = previous.rows[0].dealer if previous.rows else previous.next.dealer
-    return _played(previous.players, dict(previous.options), first_dealer, list(previous.rows),
+    players = previous.players
+    table = Table("Quarantotto", players, first_dealer, (), maximum=MAX_PLAYERS,
+                  tournament=previous.roster.tournament, entry=previous.roster.entry)
+    for _row in previous.rows:
+        table.deal(table.order)
+        table.played(table.order)
+    return _played(players, dict(previous.options), table, list(previous.rows),
                    list(previous.status.warnings), hands)
 
 
-def _played(players: int, opts: dict[str, Any], first_dealer: int, rows: list[Row],
+def _played(players: int, opts: dict[str, Any], table: Table, rows: list[Row],
             found: list[dict[str, Any]], hands: Sequence[Mapping[str, Any]]) -> Sheet:
     """The sheet of the games ``rows`` (with their warnings ``found``) and ``hands`` after
-    them, scored one by one."""
-    length, target = _length(players, opts), opts["target"]
-    totals = rows[-1].totals if rows else (0,) * players
-    finished = bool(rows) and (len(rows) == length if length is not None
-                               else max(totals) >= target)
+    them, scored one by one; ``table`` has seen ``rows`` played."""
+    target = opts["target"]
+    totals: list[int] = list(rows[-1].totals) if rows else [0] * players
+
+    def over() -> bool:
+        length = _length(table.counted(), opts)
+        return table.over() or bool(rows) and (
+            len(rows) >= length if length is not None
+            else max(totals[s] for s in table.playing()) >= target)
+
+    def between(after: int) -> bool:
+        finished = over()
+        table.between(after, finished=finished,
+                      entry=lambda: min(totals[s] for s in table.playing()))
+        totals.extend(table.entries[len(totals):])  # type: ignore[arg-type]
+        return over()
+
     for index, hand in enumerate(hands, start=len(rows)):
-        if finished:
+        if between(index):
             raise RuleError(N_("The match is over after game %(number)s."), number=index)
-        raw = list(hand.get("points") or ())
-        check_length(raw, players, N_("points entry"))
-        game_hands, closer = _checked(raw, hand.get("closer"))
+        table.check_dealt(index + 1)
+        dealt = table.dealt_in()
+        dealer = table.deal(dealt)
+        raw = gather(list(hand.get("points") or ()), dealt, table.seats, N_("points entry"))
+        closer = hand.get("closer")
+        if closer is not None and closer != "":
+            closer = check_seat(closer, table.seats, N_("closer"))
+            if closer not in dealt:
+                raise RuleError(N_("%(player)s is not dealt in and takes no part in this "
+                                   "hand."), seat=closer)
+            closer = dealt.index(closer)
+        game_hands, closer = on_seats(dealt, _checked, raw, closer)
         score = score_game(game_hands, closer=closer)
-        totals = tuple(t + p for t, p in zip(totals, score, strict=True))
-        rows.append(Row(index + 1, (first_dealer + index) % players,
-                        {**hand, "hand_points": game_hands}, tuple(score), totals,
-                        _notes(game_hands, closer), events=() if closer is not None
-                        else (STOCK_RAN_OUT,)))
-        found += [{"game": index + 1, "seat": w.seat, "message": w.template}
+        for seat, points in zip(dealt, score, strict=True):
+            totals[seat] += points
+        table.played(dealt)
+        rows.append(Row(index + 1, dealer,
+                        {**hand, "hand_points": list(spread(game_hands, dealt, table.seats))},
+                        spread(score, dealt, table.seats), tuple(totals),
+                        spread(_notes(game_hands, closer), dealt, table.seats, ""),
+                        events=() if closer is not None else (STOCK_RAN_OUT,)))
+        found += [{"game": index + 1, "seat": dealt[w.seat], "message": w.template}
                   for w in warnings(game_hands, closer=closer)]
-        finished = (len(rows) == length if length is not None else max(totals) >= target)
-    ranks = places(totals)
+    finished = between(len(rows))
+    table.check_done(len(rows))
+    length, dealt = _length(table.counted(), opts), table.dealt_in()
+    ranks = table.places([-t for t in totals])
     return Sheet(
         game="quarantotto", players=players, options=opts,
-        columns=tuple((seat,) for seat in range(players)), rows=tuple(rows), totals=totals,
-        places=ranks, finished=finished,
-        winners=tuple(s for s in range(players) if ranks[s] == 1) if finished else (),
-        next=None if finished else Next(len(rows) + 1, (first_dealer + len(rows)) % players,
-                                        tuple(range(players)),
-                                        NextHand(length, None if length else target)),
+        columns=tuple((seat,) for seat in range(table.seats)), rows=table.rows(rows, table.seats),
+        totals=tuple(totals), places=ranks, finished=finished,
+        winners=tuple(s for s in range(table.seats) if ranks[s] == 1) if finished else (),
+        next=None if finished or table.waiting() else Next(
+            len(rows) + 1, table.next_dealer(dealt), tuple(dealt),
+            NextHand(length, None if length else target)),
         status=MatchStatus(length, None if length else target, len(rows), found),
+        roster=table.roster(),
     )
 
 
@@ -338,9 +383,11 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
     >>> counts(sheet)
     ({'games': 1, 'closed': 1, 'hand_points': 0}, {'games': 1, 'closed': 0, 'hand_points': 17})
     """
-    out = tuple({"games": 0, "closed": 0, "hand_points": 0} for _seat in range(sheet.players))
+    out = tuple({"games": 0, "closed": 0, "hand_points": 0} for _seat in sheet.columns)
     for row in sheet.rows:
         for seat, points in enumerate(row.inputs["hand_points"]):
+            if points is None:  # not dealt in
+                continue
             out[seat]["games"] += 1
             out[seat]["closed"] += row.inputs.get("closer") == seat
             out[seat]["hand_points"] += points

@@ -14,6 +14,7 @@ from .cards import JOKER, RANKS
 from .core import N_, Event, Note, RuleError, check_length, check_seat, places
 from .points import Cards, read_cards
 from .points import entry_points as read_entry
+from .roster import Change, Kind, Table
 from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status, TournamentTables
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
@@ -233,18 +234,20 @@ def _clean_options(players: int, options: Mapping[str, Any]) -> dict[str, Any]:
 
 
 class _Match:
-    """The running state of a match: totals per column, who is out, re-entries, events."""
+    """The running state of a match: totals per column, who is out, re-entries, events, and
+    the table of who plays."""
 
-    def __init__(self, players: int, opts: dict[str, Any], first_dealer: int) -> None:
-        self.players, self.opts = players, opts
-        self.columns = PAIRS if opts["pairs"] else tuple((s,) for s in range(players))
+    def __init__(self, players: int, opts: dict[str, Any], table: Table) -> None:
+        self.players, self.opts, self.table = players, opts, table
+        self.columns: tuple[tuple[int, ...], ...] = (
+            PAIRS if opts["pairs"] else tuple((s,) for s in range(players)))
         self.column_of = {s: c for c, seats in enumerate(self.columns) for s in seats}
         self.totals = [0] * len(self.columns)
-        self.out: dict[int, int] = {}  # column -> deal that put it out
+        self.out: dict[int, int] = {}  # column -> deal that put it out (or after which it left)
         self.reentries = [0] * len(self.columns)
         self.events: list[dict[str, Any]] = []
-        self.dealer = first_dealer
         self.scored = 0
+        self.left_pair: int | None = None
 
     @property
     def elimination(self) -> bool:
@@ -256,34 +259,44 @@ class _Match:
 
     @property
     def seats_in(self) -> list[int]:
-        return [s for s in range(self.players) if self.column_of[s] not in self.out]
+        return [s for s in range(self.table.seats) if self.in_game(s)]
+
+    def in_game(self, seat: int) -> bool:
+        """Whether a seat is still in: not out, and not gone from a fixed number of deals."""
+        # A joiner of the break being applied has no column yet: they are in.
+        return self.column_of.get(seat) not in self.out and seat not in self.table.left
 
     @property
     def finished(self) -> bool:
+        if self.left_pair is not None:
+            return True
         if self.elimination:
             return len(self.columns_in) <= 1
-        return self.scored == self.opts["deals"]
+        return self.scored == self.opts["deals"] or self.table.over(self.in_game)
 
     def reentry_total(self) -> int:
-        return max(self.totals[c] for c in self.columns_in)
+        return max(self.totals[self.column_of[s]] for s in self.seats_in)
 
     def may_reenter(self, number: int) -> list[dict[str, int]]:
         """The seats that may re-enter before deal ``number``, with the total they would get:
         only those put out in the deal just before it, below the re-entry limit."""
         if not (self.opts["reentry"] and not self.finished and len(self.columns_in) >= 2):
             return []
-        return [{"seat": s, "total": self.reentry_total()} for s in range(self.players)
-                if self.out.get(self.column_of[s]) == number - 1
+        return [{"seat": s, "total": self.reentry_total()} for s in range(self.table.seats)
+                if self.out.get(self.column_of[s]) == number - 1 and s not in self.table.left
                 and self.reentries[self.column_of[s]] < self.opts["reentry_limit"]]
 
     def reenter(self, seats: Any, number: int) -> set[int]:
         """Apply the re-entries made before deal ``number``; the seats that re-entered."""
         allowed = {entry["seat"] for entry in self.may_reenter(number)}
-        total = self.reentry_total()
+        total = self.reentry_total() if allowed else 0
         back: set[int] = set()
         for raw in seats or ():
-            seat = check_seat(raw, self.players, N_("re-entering player"))
+            seat = check_seat(raw, self.table.seats, N_("re-entering player"))
             column = self.column_of[seat]
+            if seat in self.table.left:
+                raise RuleError(N_("%(player)s has left the match and cannot come back."),
+                                seat=seat)
             if column not in self.out:
                 raise RuleError(N_("%(player)s is still in the match and cannot re-enter."),
                                 seat=seat)
@@ -305,12 +318,38 @@ class _Match:
                             for s in self.columns[column]]
         return back
 
-    def score(self, penalties: list[int | None], number: int) -> tuple[
+    def refuse(self, change: Change) -> None:
+        """The changes Scala 40 refuses: sitting out, and a new player in pairs."""
+        if change.kind is Kind.SIT_OUT:
+            raise RuleError(N_("Scala 40 does not allow sitting out: a player who cannot play "
+                                "a deal leaves."))
+        if change.kind is Kind.JOIN and self.opts["pairs"]:
+            raise RuleError(N_("Scala 40 in pairs takes no new player: a substitute may take "
+                               "the seat."))
+
+    def between(self, after: int) -> None:
+        """Apply the changes of players recorded after deal ``after``."""
+        applied = self.table.between(after, finished=self.finished, refuse=self.refuse,
+                                     entry=self.reentry_total, in_game=self.in_game)
+        for change in applied:
+            if change.kind is Kind.JOIN:
+                self.columns += ((change.seat,),)
+                self.column_of[change.seat] = len(self.totals)
+                self.totals.append(self.table.entries[change.seat] or 0)
+                self.reentries.append(0)
+            elif change.kind is Kind.LEAVE:
+                column = self.column_of[change.seat]
+                if self.opts["pairs"]:
+                    self.left_pair = column  # a partner takes the pair out (case 18)
+                if self.elimination and column not in self.out:
+                    self.out[column] = after  # ranked as out at that deal (case 17)
+
+    def score(self, penalties: list[int | None], number: int, dealt: Sequence[int]) -> tuple[
             tuple[int | None, ...], set[int]]:
         """Add a deal's penalties per column; the points per column and the seats put out."""
         points: list[int | None] = []
         for column, seats in enumerate(self.columns):
-            if column in self.out:
+            if column in self.out or not any(s in dealt for s in seats):
                 points.append(None)
             else:
                 paid = sum(penalties[s] or 0 for s in seats)
@@ -326,18 +365,18 @@ class _Match:
                                  "total": self.totals[column]} for s in self.columns[column]]
         return tuple(points), gone
 
-    def pass_deal(self) -> None:
-        """The deal passes to the next seat still in."""
-        seats_in = self.seats_in
-        self.dealer = next(s for k in range(1, self.players + 1)
-                           if (s := (self.dealer + k) % self.players) in seats_in)
-
     def places(self) -> tuple[int, ...]:
-        """Lowest total first; a column out ranks after those in, later outs first."""
-        if not self.elimination:
+        """Lowest total first; a column out ranks after those in, later outs first; a leaver
+        of a fixed number of deals after those still playing, a pair that left last."""
+        if self.left_pair is not None:
+            keys: list[Any] = [(c == self.left_pair, t) for c, t in enumerate(self.totals)]
+        elif not self.elimination:
+            if not self.opts["pairs"]:
+                return self.table.places(self.totals)
             return places(self.totals, higher_wins=False)
-        keys = [(1, -self.out[c], t) if c in self.out else (0, 0, t)
-                for c, t in enumerate(self.totals)]
+        else:
+            keys = [(1, -self.out[c], t) if c in self.out else (0, 0, t)
+                    for c, t in enumerate(self.totals)]
         return tuple(1 + sum(other < key for other in keys) for key in keys)
 
 
@@ -368,6 +407,7 @@ def _annulled(hand: Mapping[str, Any], number: int) -> bool:
 
 
 def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_dealer: int = 0,
+                roster: Sequence[Mapping[str, Any]] = (), tournament: bool = False,
                 **options: Any) -> Sheet:
     """The sheet of a match from its deals' inputs, in order.
 
@@ -383,6 +423,11 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     annulled by stalemate is ``{"annulled": True}`` (``"reentries"`` allowed). Row.inputs
     keep the raw deal and add ``"penalties"`` per seat.
 
+    ``roster`` lists the changes of players (:mod:`scorekeeper.rules.roster`): a joiner
+    starts with the highest total of the players still in and ``points`` then has one
+    entry per seat of the table (None for a seat out or gone); a leaver is out from the
+    next deal. Nobody sits out and pairs take no joiner; ``tournament`` refuses joins.
+
     >>> sheet = build_sheet(3, [{"closer": 0, "points": [None, "A K", 110]},
     ...                         {"closer": 1, "points": [40, 0, None]}])
     >>> sheet.totals, sheet.status.eliminated, sheet.next.dealer, sheet.next.seats
@@ -395,32 +440,39 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     ([61, 80, None], [None, None, 1])
     """
     opts = _clean_options(players, options)
-    match = _Match(players, opts, check_seat(first_dealer, players, N_("first dealer")))
+    table = Table("Scala 40", players, check_seat(first_dealer, players, N_("first dealer")),
+                  roster, maximum=MAX_PLAYERS, tournament=tournament)
+    match = _Match(players, opts, table)
     rows: list[Row] = []
     for index, hand in enumerate(hands):
         number = index + 1
+        match.between(index)
         if match.finished:
             raise RuleError(N_("The match is over: deal %(number)s cannot be entered."),
                             number=number)
+        dealer = table.deal(table.dealt_in(match.in_game))
         back = match.reenter(hand.get("reentries"), number)
+        dealt = table.dealt_in(match.in_game)
         events = (REENTRY,) if back else ()
         if _annulled(hand, number):
-            rows.append(Row(number, match.dealer, dict(hand), (None,) * len(match.columns),
+            rows.append(Row(number, dealer, dict(hand), (None,) * len(match.columns),
                             tuple(match.totals), annulled=True, events=(ANNULLED, *events)))
         else:
             raw = list(hand.get("points") or ())
-            check_length(raw, players, N_("points entry"))
+            check_length(raw, table.seats, N_("points entry"))
             penalties, closer, never, in_hand = _penalties(
                 raw, hand.get("closer"), hand.get("never_opened"), hand.get("closed_in_hand"),
-                doubles=opts["in_hand_doubles"], playing=set(match.seats_in),
+                doubles=opts["in_hand_doubles"], playing=set(dealt),
                 columns=match.columns)
-            points, gone = match.score(penalties, number)
+            points, gone = match.score(penalties, number, dealt)
             events += ((DOUBLED,) if in_hand and opts["in_hand_doubles"] else ()) + (
                 (ELIMINATION,) if gone else ())
-            rows.append(Row(number, match.dealer, {**hand, "penalties": penalties}, points,
-                            tuple(match.totals), _notes(players, closer, in_hand, never, gone,
-                                                        back), events=events))
-        match.pass_deal()
+            rows.append(Row(number, dealer, {**hand, "penalties": penalties}, points,
+                            tuple(match.totals), _notes(table.seats, closer, in_hand, never,
+                                                        gone, back), events=events))
+        table.played(dealt)
+    match.between(len(rows))
+    table.check_done(len(rows))
     return _sheet(players, opts, match, rows, len(hands) + 1)
 
 
@@ -454,29 +506,35 @@ def _sheet(players: int, opts: dict[str, Any], match: _Match, rows: list[Row],
            number: int) -> Sheet:
     ranks = match.places()
     finished = match.finished
+    table = match.table
     may_reenter = match.may_reenter(number)
     threshold = opts["threshold"] if match.elimination else None
+    seats_in = match.seats_in
+    dealt = table.dealt_in(match.in_game)
     return Sheet(
-        game="scala40", players=players, options=opts, columns=match.columns, rows=tuple(rows),
+        game="scala40", players=players, options=opts, columns=match.columns,
+        rows=table.rows(rows, len(match.columns)),
         totals=tuple(match.totals), places=ranks, finished=finished,
         winners=tuple(c for c, r in enumerate(ranks) if r == 1) if finished else (),
-        next=None if finished else Next(number, match.dealer, tuple(match.seats_in), NextHand(
-            seats_in=match.seats_in, may_reenter=may_reenter, threshold=threshold,
-            in_hand_doubles=opts["in_hand_doubles"], pairs=opts["pairs"],
-        )),
+        next=None if finished or table.waiting(match.in_game) else Next(
+            number, table.next_dealer(dealt), tuple(seats_in), NextHand(
+                seats_in=seats_in, may_reenter=may_reenter, threshold=threshold,
+                in_hand_doubles=opts["in_hand_doubles"], pairs=opts["pairs"],
+            )),
         status=MatchStatus(
             end=opts["end"], threshold=threshold,
             deals=None if match.elimination else opts["deals"],
             played=match.scored, annulled=sum(r.annulled for r in rows),
-            seats_in=match.seats_in,
-            eliminated=[s for s in range(players) if s not in match.seats_in],
-            reentries=[match.reentries[match.column_of[s]] for s in range(players)],
+            seats_in=seats_in,
+            eliminated=[s for s in range(table.seats) if s not in seats_in],
+            reentries=[match.reentries[match.column_of[s]] for s in range(table.seats)],
             reentry_limit=opts["reentry_limit"] if opts["reentry"] else None,
             may_reenter=may_reenter, events=match.events,
             to_go=[None if threshold is None or c in match.out else threshold - t
                    for c, t in enumerate(match.totals)],
             out_in=[match.out.get(c) for c in range(len(match.columns))],
         ),
+        roster=table.roster(match.in_game),
     )
 
 
@@ -529,7 +587,7 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
     ([0, 1, 0], 1)
     """
     out = tuple({"out": 0, "closed": 0, "closed_in_hand": 0, "never_opened": 0, "reentry": 0}
-                for _seat in range(sheet.players))
+                for _seat in range(len(sheet.roster.states) or sheet.players))
     notes = {CLOSED: ("closed",), CLOSED_IN_HAND: ("closed", "closed_in_hand"),
              DID_NOT_OPEN: ("never_opened",)}
     for row in sheet.rows:

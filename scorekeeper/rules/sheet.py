@@ -13,6 +13,7 @@ from typing import Any
 
 from ..frozen import frozen
 from .core import N_, Event, Note, RuleError
+from .roster import Presence, Roster
 
 
 @dataclass(frozen=True)
@@ -176,7 +177,8 @@ class Game:
         ``previous``'s are scored where the game resumes its sheets
         (tests/rules/test_extend.py checks both ways for every game).
         """
-        if self.resume_sheet is None or len(previous.rows) > len(hands):
+        if (self.resume_sheet is None or len(previous.rows) > len(hands)
+                or options.get("roster") or previous.roster.marks):
             return self.build_sheet(previous.players, hands, first_dealer=first_dealer,
                                     **options)
         return self.resume_sheet(previous, hands[len(previous.rows):])
@@ -202,6 +204,9 @@ class Row:
     ``points`` and ``totals`` have one entry per column (a seat, or a side where
     partners pool their points); ``None`` marks a column that took no part.
     ``notes`` hold a :class:`Note` per seat (a Navawhist case, who closed), "" for none.
+    ``presence`` holds each seat's :class:`~scorekeeper.rules.roster.Presence` in the hand
+    (dealt in, out, not yet joined, gone); a column of a seat not dealt in has None points,
+    and None totals before the seat joined.
     """
 
     number: int
@@ -212,6 +217,7 @@ class Row:
     notes: tuple[Note | str, ...] = ()
     annulled: bool = False
     events: tuple[Event, ...] = ()
+    presence: tuple[Presence, ...] = ()
 
     # Frozen through and through once made: its inputs (raw data) refuse any change, and
     # its other fields are tuples of numbers and codes.
@@ -275,7 +281,9 @@ class Sheet:
 
     ``columns`` lists the seats of each column (one seat each unless partners
     share a score); ``places`` gives each column's place (1, 1, 3...);
-    ``winners`` the winning columns once ``finished``.
+    ``winners`` the winning columns once ``finished``; ``roster`` who plays the match: the
+    turn order, each seat's state and holders, and the changes of players
+    (docs/rules.md#people-who-come-and-go).
     """
 
     game: str
@@ -289,3 +297,4 @@ class Sheet:
     winners: tuple[int, ...]
     next: Next | None
     status: Status = field(default_factory=Status)
+    roster: Roster = field(default_factory=Roster)

@@ -14,6 +14,9 @@ from hypothesis import strategies as st
 
 from scorekeeper.rules import GAMES, RuleError, navawhist
 
+from .test_roster_matches import MATCHES as WITH_CHANGES
+from .test_roster_matches import play
+
 
 def quarantotto(rng: random.Random, players: int) -> dict[str, Any]:
     closer = rng.choice([*range(players), None])
@@ -113,3 +116,13 @@ def test_quarantotto_resumes_its_sheet_rather_than_scoring_every_game_again():
     extended = rules.extend_sheet(previous, hands, **target)
     assert extended == rules.build_sheet(4, hands, **target)
     assert all(a is b for a, b in zip(extended.rows, previous.rows, strict=False))
+
+
+@pytest.mark.parametrize("game", sorted(WITH_CHANGES))
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), hands=st.integers(1, 20), choice=st.integers(0, 3))
+def test_extending_a_sheet_with_people_coming_and_going_equals_building_it_whole(
+        game, seed, hands, choice):
+    """With joins, sit-outs, substitutes and leaves between the hands, each hand added in
+    turn (``play`` compares ``extend_sheet`` with ``build_sheet`` at every hand)."""
+    play(game, seed, hands, choice)

@@ -51,11 +51,10 @@ def stored_hands(match: Match) -> tuple[dict[str, Any], ...]:
         db.session.connection().execute(_HANDS, {"match": match.id}).scalars()))
 
 
-def starting_players(match: Match, roster: list[dict[str, Any]] | None = None) -> int:
-    """How many seats the match began with: its seats but those of players who joined it
-    (``roster``: its changes of who plays, as they are or would be stored)."""
-    roster = match.roster if roster is None else roster
-    return len(match.seats) - sum(change.get("kind") == "join" for change in roster or ())
+def starting_players(match: Match) -> int:
+    """How many seats the match began with: its seats but those of the players who joined it
+    (each holds a seat while its join is stored)."""
+    return len(match.seats) - sum(change.get("kind") == "join" for change in match.roster)
 
 
 def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None,
@@ -73,7 +72,7 @@ def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None,
         return game.extend_sheet(previous, hands, first_dealer=match.first_dealer,
                                  **changes, **match.options)
     if hands is not None:
-        return game.build_sheet(starting_players(match, roster), hands,
+        return game.build_sheet(starting_players(match), hands,
                                 first_dealer=match.first_dealer, **changes, **match.options)
     return sheets().get((match.id, match.version),
                         lambda: compute_sheet(match, stored_hands(match)))

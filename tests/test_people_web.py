@@ -1,0 +1,69 @@
+"""People who come and go, through the web: a join, a sit-out, a substitute and a leaver,
+each one change in the history, undone and redone, refused while a hand has entries, the
+totals compared with what RULES.md gives, computed here."""
+
+from __future__ import annotations
+
+import re
+
+from scorekeeper.db import db
+from scorekeeper.models import Match, Seat
+
+NAMES = ["Anna", "Bruno", "Carla"]
+
+
+def change(table, match_id: str, action: str, **fields):
+    return table.post(f"/matches/{match_id}/players", {
+        "version": table.sheet(match_id)["version"], "action": action, **fields})
+
+
+def step(table, match_id: str, action: str):
+    return table.post(f"/matches/{match_id}/{action}",
+                      {"version": table.sheet(match_id)["version"]})
+
+
+def navawhist_points(cards: int, bid: int, tricks: int) -> int:
+    """RULES.md, Navawhist, cases 1-3 (a hand where someone is exact: the tests below keep
+    to them): exact, cards + bid; off by one, 0; off by more, -(cards + error)."""
+    error = abs(bid - tricks)
+    return cards + bid if error == 0 else 0 if error == 1 else -(cards + error)
+
+
+def test_a_navawhist_evening_with_a_join_a_sit_out_a_substitute_and_a_leaver(table, app):
+    match_id = table.new_match("navawhist", NAMES, hook=False)
+    sheet = table.sheet(match_id)
+    assert sheet["next"]["info"]["cards"] == 1
+    # Hand 1: 1 card; Anna bids 1 and takes it, the others 0 and 0.
+    table.play_navawhist(match_id, [1, 0, 0], [1, 0, 0])
+    expected = [navawhist_points(1, 1, 1), navawhist_points(1, 0, 0), navawhist_points(1, 0, 0)]
+    assert table.sheet(match_id)["totals"] == expected
+
+    # Dario arrives: he joins with the lowest total of those still playing.
+    lowest = min(expected)
+    page = table.client.get(f"/matches/{match_id}/players").get_data(as_text=True)
+    assert f"Joins with {lowest}." in page
+    response = change(table, match_id, "join", name="Dario")
+    assert response.status_code == 303, response.get_data(as_text=True)[:3000]
+    sheet = table.sheet(match_id)
+    assert sheet["totals"] == [*expected, lowest]
+    assert len(sheet["next"]["seats"]) == 4
+    with app.app_context():
+        assert [s.player.name for s in db.session.get(Match, match_id).seats] == [
+            *NAMES, "Dario"]
+
+    # Undo takes the join back (his seat too); Redo puts it back.
+    assert step(table, match_id, "undo").status_code == 303
+    assert table.sheet(match_id)["totals"] == expected
+    with app.app_context():
+        assert db.session.query(Seat).filter_by(match_id=match_id).count() == 3
+    assert step(table, match_id, "redo").status_code == 303
+    assert table.sheet(match_id)["totals"] == [*expected, lowest]
+
+    # A change while a hand has entries is refused, saying why; nothing is stored.
+    order = table.sheet(match_id)["next"]["info"]["order"]
+    assert table.bid(match_id, 0, seat=order[0]).status_code == 303
+    version = table.sheet(match_id)["version"]
+    refused = change(table, match_id, "leave", seat=1)
+    assert refused.status_code == 422
+    assert "hand" in re.sub(r"<[^>]+>", "", refused.get_data(as_text=True)).lower()
+    assert table.sheet(match_id)["version"] == version

@@ -67,3 +67,25 @@ def test_a_navawhist_evening_with_a_join_a_sit_out_a_substitute_and_a_leaver(tab
     assert refused.status_code == 422
     assert "hand" in re.sub(r"<[^>]+>", "", refused.get_data(as_text=True)).lower()
     assert table.sheet(match_id)["version"] == version
+
+
+def pages_of(table, match_id: str) -> dict[str, int]:
+    """Every page a match has, and the status each answers."""
+    urls = [f"/matches/{match_id}", f"/matches/{match_id}/live", f"/matches/{match_id}/history",
+            f"/matches/{match_id}/players", f"/matches/{match_id}.json",
+            f"/matches/{match_id}.csv", f"/matches/{match_id}.pdf",
+            f"/matches/{match_id}/share"]
+    return {url: table.client.get(url).status_code for url in urls}
+
+
+def test_every_page_of_a_quarantotto_match_with_a_join_a_sit_out_and_a_leave(table):
+    from tests.test_quarantotto_web import play
+
+    match_id = table.new_match("quarantotto", ["Anna", "Bruno", "Carla"])
+    assert play(table, match_id, 0, [None, 10, 20]).status_code == 303
+    assert change(table, match_id, "join", name="Dario").status_code == 303
+    assert change(table, match_id, "sit_out", seat=1).status_code == 303
+    response = play(table, match_id, 2, [5, None, None, 7])
+    assert response.status_code == 303, response.get_data(as_text=True)[:3000]
+    assert change(table, match_id, "leave", seat=0).status_code == 303
+    assert set(pages_of(table, match_id).values()) == {200}

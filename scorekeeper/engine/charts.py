@@ -61,7 +61,9 @@ def running_chart(sheet: Sheet) -> LineChart | None:
         return None
     columns, hands = len(sheet.columns), len(sheet.rows)
     every = [row.totals for row in sheet.rows]
-    top, bottom = max(0, max(map(max, every))), min(0, min(map(min, every)))
+    # A seat's line runs while it plays: a row before a join or after a leave has no total.
+    values = [t for totals in every for t in totals if t is not None]
+    top, bottom = max(0, *values), min(0, *values)
     span = (top - bottom) or 1
     step = (WIDTH - 2 * PAD) / hands
     # A long match's lines are drawn through at most MOST of its hands (spread): the chart
@@ -73,11 +75,14 @@ def running_chart(sheet: Sheet) -> LineChart | None:
 
     series = []
     for column in range(columns):
-        coords = [(round(PAD + i * step, 1), y(totals[column])) for i, totals in rows]
+        coords = [(round(PAD + i * step, 1), y(totals[column])) for i, totals in rows
+                  if column < len(totals) and totals[column] is not None]
+        if not coords:
+            continue
         points = " ".join(f"{x},{v}" for x, v in coords)
         color, dash = _look(column)
-        series.append(Series(column, color, points, coords[-1], every[-1][column], dash,
-                             (column,)))
+        last = next(t[column] for t in reversed(every) if t[column] is not None)
+        series.append(Series(column, color, points, coords[-1], last, dash, (column,)))
     return LineChart(tuple(series), y(0), top, bottom, hands)
 
 

@@ -94,7 +94,8 @@ def printed_cell(sheet: Sheet, row: Row, column: int,
     words = []
     for seat in sheet.columns[column]:
         note = row.notes[seat] if seat < len(row.notes) else ""
-        shown = row.inputs["hand_points"][seat] if "hand_points" in row.inputs else None
+        points = row.inputs.get("hand_points") or ()
+        shown = points[seat] if seat < len(points) else None  # a seat not yet at the table
         word = MARKS.get(note) or ("" if shown is None else str(shown))
         if seat in back:
             word = f"↩{back[seat]} {word}".strip()

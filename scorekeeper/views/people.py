@@ -8,18 +8,18 @@ from __future__ import annotations
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, url_for
-from sqlalchemy import select
 
 from ..db import db
 from ..engine.ledger import Conflict, change_players, seat_players
 from ..engine.sheets import compute_sheet, stored_hands
-from ..models import NAME_LENGTH, Match, Player, Table
+from ..models import NAME_LENGTH, Match, Table
 from ..rules import N_, RuleError
-from ..rules.roster import Kind, SeatState
+from ..rules.roster import Kind
 from ..web.access import needs_edit_right
 from ..web.forms import PlayersForm
 from ..web.i18n import rule_message
 from ..web.pages import elsewhere_notice, get_match, sheet_context
+from ..web.people import holders
 from ..web.tables import known_players
 
 bp = Blueprint("people", __name__)
@@ -51,23 +51,8 @@ def players_page(match: Match, *, form: PlayersForm | None = None, error: str | 
     return render_template(
         "matches/players.html", **context, form=form or PlayersForm(), error=error,
         roster=roster, order=roster.order or tuple(range(len(match.names))),
-        holders=holder_names(match, roster), known=known_players(table),
-        name_length=NAME_LENGTH, entry=entry_total(match), SeatState=SeatState), status
-
-
-def holder_names(match: Match, roster: Any) -> list[str]:
-    """Who holds each seat now, by seat: the name it began with, or its last substitute's."""
-    names = list(match.names)
-    people = {change["person"] for change in match.roster
-              if change.get("kind") == Kind.SUBSTITUTE.value}
-    if not people:
-        return names
-    named = dict(db.session.execute(select(Player.id, Player.name)
-                                    .where(Player.id.in_(people))).tuples())
-    for seat, held in enumerate(roster.holders):
-        if seat < len(names) and held and held[-1].person is not None:
-            names[seat] = named.get(held[-1].person, names[seat])
-    return names
+        holders=holders(match, context["sheet"]), known=known_players(table),
+        name_length=NAME_LENGTH, entry=entry_total(match)), status
 
 
 @bp.get("/matches/<match_id>/players")

@@ -25,6 +25,8 @@ from ..engine.stats import START, GameStats
 from ..models import Match, name_key
 from ..rules import Event, Note
 from ..rules.cards import SUIT_NAMES
+from ..rules.roster import Presence, SeatState
+from . import people
 from .access import can_edit, is_member
 from .assets import asset
 from .games import GameSpec, spec_of
@@ -139,6 +141,11 @@ GLOBALS: Mapping[str, Any] = {
     "secure_offer": secure_offer, "sheet_block": sheet_block, "start_rating": int(START),
     "tournament_table": tournament_table, "undo_redo": undo_redo, "url_for": page_url_for,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
+    # Who plays (scorekeeper.web.people): the columns in turn order, each seat's presence in
+    # a row and its state now, who holds it, the sentences of the changes.
+    "column_order": people.column_order, "presence": people.presence,
+    "seat_state": people.state, "holders": people.holders, "roster_marks": people.mark_texts,
+    "Presence": Presence, "SeatState": SeatState,
 }
 # "number": every score a page prints, a negative one with a real minus sign (U+2212).
 # "signed": a hand's points, a gain with its plus sign.

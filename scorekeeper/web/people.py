@@ -1,0 +1,73 @@
+"""Who plays a match as its pages show it: the seats in turn order, who holds each now, and
+the sentences of the changes ("Elena joins at hand 7 with 34"), in the user's language
+(the rules give codes and numbers: scorekeeper.rules.roster)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from flask_babel import gettext as _
+from sqlalchemy import select
+
+from ..db import db
+from ..engine.cache import cache
+from ..engine.printing import number_text
+from ..models import Match, Player
+from ..rules import Sheet
+from ..rules.roster import Kind, Presence, SeatState
+
+
+def column_order(sheet: Sheet) -> tuple[int, ...]:
+    """The sheet's columns in the order the page shows them: the turn order, a joiner where
+    the table seated them (a side of partners, which takes no joiner, stays in place)."""
+    columns = sheet.columns
+    if sheet.roster.order and all(len(seats) == 1 for seats in columns) \
+            and len(sheet.roster.order) == len(columns):
+        index = {seats[0]: column for column, seats in enumerate(columns)}
+        return tuple(index[seat] for seat in sheet.roster.order)
+    return tuple(range(len(columns)))
+
+
+def presence(row: Any, seat: int) -> Presence:
+    """What ``seat`` was in ``row``: dealt in, out, not yet joined, or gone."""
+    return row.presence[seat] if seat < len(row.presence) else Presence.NOT_YET
+
+
+def state(sheet: Sheet, seat: int) -> SeatState:
+    """What ``seat`` is now: playing, sitting out, left, or out (Scala 40)."""
+    states = sheet.roster.states
+    return states[seat] if seat < len(states) else SeatState.PLAYING
+
+
+def people(match: Match) -> dict[Any, str]:
+    """The names of the people the match's changes name (substitutes), by their id, read
+    once per version."""
+    ids = sorted({change["person"] for change in match.roster
+                  if change.get("kind") == Kind.SUBSTITUTE.value
+                  and isinstance(change.get("person"), int)})
+    if not ids:
+        return {}
+    return cache("people").get((match.id, match.version), lambda: dict(db.session.execute(
+        select(Player.id, Player.name).where(Player.id.in_(ids))).tuples()))
+
+
+def holders(match: Match, sheet: Sheet) -> list[str]:
+    """Who holds each seat now, by seat: its own player, or its latest substitute."""
+    names, named = list(match.names), people(match)
+    for seat, held in enumerate(sheet.roster.holders[:len(names)]):
+        if held and held[-1].person in named:
+            names[seat] = named[held[-1].person]
+    return names
+
+
+def mark_texts(match: Match, sheet: Sheet) -> list[str]:
+    """The sentences of the match's changes of who plays, in the order they took effect."""
+    names, named = match.names, people(match)
+    texts = []
+    for mark in sheet.roster.marks:
+        values = {**mark.params, "player": names[mark.seat] if mark.seat < len(names) else "?",
+                  "total": number_text(mark.total)}
+        if mark.kind is Kind.SUBSTITUTE:
+            values["person"] = named.get(mark.person, "?")
+        texts.append(_(mark.message, **values))
+    return texts

@@ -89,3 +89,23 @@ def test_every_page_of_a_quarantotto_match_with_a_join_a_sit_out_and_a_leave(tab
     assert response.status_code == 303, response.get_data(as_text=True)[:3000]
     assert change(table, match_id, "leave", seat=0).status_code == 303
     assert set(pages_of(table, match_id).values()) == {200}
+
+
+def test_the_history_and_the_undo_button_say_who_came_and_went(table):
+    match_id = table.new_match("navawhist", NAMES, hook=False)
+    table.play_navawhist(match_id, [1, 0, 0], [1, 0, 0])
+    assert change(table, match_id, "join", name="Dario").status_code == 303
+    page = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Undo: Dario joins from hand 2" in page
+    assert "Dario joins at hand 2 with 1" in page  # the sheet's mark
+    assert change(table, match_id, "substitute", seat=0, name="Elena").status_code == 303
+    assert change(table, match_id, "leave", seat=1).status_code == 303
+    assert step(table, match_id, "undo").status_code == 303
+    history = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", table.client.get(
+        f"/matches/{match_id}/history").get_data(as_text=True)))
+    for said in ("Dario joins from hand 2", "Elena plays for Anna from hand 2",
+                 "Bruno leaves after hand 1", "Undone: Bruno leaves after hand 1"):
+        assert said in history
+    page = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Redo: Bruno leaves after hand 1" in page
+    assert "Elena plays for Anna from hand 2" in page

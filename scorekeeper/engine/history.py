@@ -74,14 +74,46 @@ class Entry:
     rows: tuple[tuple[str, str, str, bool], ...]  # label, before, after, changed
 
 
+ROSTER = 0  # the number a change of who plays is stored under (scorekeeper.engine.ledger)
+ROSTER_WORDS = {
+    "join": N_("%(person)s joins from hand %(hand)s"),
+    "sit_out": N_("%(player)s sits out from hand %(hand)s"),
+    "back": N_("%(player)s is back from hand %(hand)s"),
+    "substitute": N_("%(person)s plays for %(player)s from hand %(hand)s"),
+    "leave": N_("%(player)s leaves after hand %(after)s"),
+}
+
+
+def roster_step(old: Mapping[str, Any] | None,
+                new: Mapping[str, Any] | None) -> Mapping[str, Any] | None:
+    """The one change of who plays that a stored change added or took away (each adds or
+    takes away the latest one), or None."""
+    before, after = (old or {}).get("roster") or [], (new or {}).get("roster") or []
+    if len(after) != len(before):
+        return (after if len(after) > len(before) else before)[-1]
+    return None
+
+
 class Speaker:
-    """Says the values of one match's hands with its players' names."""
+    """Says the values of one match's hands with its players' names (``people``: the names
+    of those its changes of who plays name, by id)."""
 
     def __init__(self, fields: Mapping[str, Field], names: Sequence[str],
-                 sides: Sequence[Sequence[int]]):
+                 sides: Sequence[Sequence[int]], people: Mapping[Any, str] | None = None):
         self.names = list(names)
-        self.sides = [" + ".join(self.names[s] for s in side) for side in sides]
+        self.sides = [" + ".join(self.names[s] for s in side if s < len(self.names))
+                      for side in sides]
         self.fields = fields
+        self.people = people or {}
+
+    def roster(self, change: Mapping[str, Any] | None) -> str:
+        """A change of who plays in words: "Dario joins from hand 3"."""
+        if not change or change.get("kind") not in ROSTER_WORDS:
+            return _("nothing changed")
+        after = change.get("after") or 0
+        person = self.people.get(change.get("person"), "—")
+        return _(ROSTER_WORDS[change["kind"]], person=person, after=after, hand=after + 1,
+                 player=self.who(change.get("seat"), "seat"))
 
     def say(self, field: Field, name: str, value: Any, count: Any = None) -> str:
         """The field's phrase of one value (``count``: the number it says, if not the value)."""
@@ -190,7 +222,7 @@ def grouped(changes: Sequence[Change]) -> list[list[Change]]:
     for change in changes:
         last = groups[-1][-1] if groups else None
         if last is not None and change.kind == last.kind \
-                and change.kind in ("enter", "undo", "redo") \
+                and change.kind in ("enter", "undo", "redo") and change.number != ROSTER \
                 and change.number == last.number and change.undone == last.undone:
             groups[-1].append(change)
         else:
@@ -205,15 +237,24 @@ def local_time(moment: datetime, zone: tzinfo | None) -> str:
 
 
 def entries(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
-            changes: Sequence[Change], zone: tzinfo | None) -> list[Entry]:
+            changes: Sequence[Change], zone: tzinfo | None,
+            people: Mapping[Any, str] | None = None) -> list[Entry]:
     """The history of a match, newest first, as sentences in the game's ``words``
     (``changes`` oldest first), its times in ``zone``."""
-    wording = Speaker(words.fields, names, sides)
+    wording = Speaker(words.fields, names, sides, people)
     undone_numbers: set[int] = set()
     out = []
     for group in grouped(changes):
         first, last = group[0], group[-1]
         hand = _(words.numbered, n=first.number)
+        if first.number == ROSTER:
+            fact = wording.roster(roster_step(first.old, first.new))
+            sentence = {"undo": _("Undone: %(what)s", what=fact),
+                        "redo": _("Redone: %(what)s", what=fact)}.get(first.kind, fact)
+            out.append(Entry(sentence, local_time(first.created_at, zone),
+                             first.created_at.replace(tzinfo=UTC).isoformat(), first.undone,
+                             ()))
+            continue
         if last.kind == "undo":
             if last.new is None:
                 sentence = _("%(hand)s undone", hand=hand)
@@ -246,6 +287,8 @@ def _step_what(wording: Speaker, words: Words, change: Change, before: Any,
                after: Any) -> str:
     """What taking back ``change`` (from ``before`` to ``after``) does, in a few words: one
     short fact names itself ("Anna bid 2"); anything longer is named by its hand."""
+    if change.number == ROSTER:
+        return wording.roster(roster_step(before, after))
     facts = [] if not after else (
         wording.changes(before, after) if before else wording.facts(after))
     if len(facts) == 1 and len(facts[0]) <= SHORT:
@@ -254,10 +297,11 @@ def _step_what(wording: Speaker, words: Words, change: Change, before: Any,
 
 
 def step_labels(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
-                undoable: Change | None, redoable: Change | None) -> tuple[str | None, str | None]:
+                undoable: Change | None, redoable: Change | None,
+                people: Mapping[Any, str] | None = None) -> tuple[str | None, str | None]:
     """What Undo and Redo would take back, in words ("Undo: Anna bid 2", "Redo: Hand 4");
     None where there is nothing to take back."""
-    wording = Speaker(words.fields, names, sides)
+    wording = Speaker(words.fields, names, sides, people)
     return (None if undoable is None else _(N_("Undo: %(what)s"), what=_step_what(
                 wording, words, undoable, undoable.old, undoable.new)),
             None if redoable is None else _(N_("Redo: %(what)s"), what=_step_what(
@@ -265,11 +309,12 @@ def step_labels(words: Words, names: Sequence[str], sides: Sequence[Sequence[int
 
 
 def step_done(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
-              undoable: Change | None, redoable: Change | None, step: str) -> str | None:
+              undoable: Change | None, redoable: Change | None, step: str,
+              people: Mapping[Any, str] | None = None) -> str | None:
     """What the undo or redo (``step``) just made did, from what Undo and Redo would take
     back now: "Undone: Anna bid 2." (what Redo would put back), "Redone: Hand 4." (what Undo
     would take back again); None when there is no such change (another phone's since)."""
-    wording = Speaker(words.fields, names, sides)
+    wording = Speaker(words.fields, names, sides, people)
     if step == "undo" and redoable is not None:
         return _(N_("Undone: %(what)s."), what=_step_what(
             wording, words, redoable, redoable.new, redoable.old))

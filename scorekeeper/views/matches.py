@@ -46,6 +46,7 @@ from ..web.pages import (
     sheet_context,
     viewer_zone,
 )
+from ..web.people import people
 from ..web.tables import chosen_table, home_tables, known_players, page_number, table_for_new_match
 from ..web.tournaments import kept_matches
 
@@ -314,8 +315,8 @@ def history(match_id: str):
     context = sheet_context(match)
     spec, zone = spec_of(match.game), viewer_zone()
     return render_template("matches/history.html", **context, changes=changes, entries=entries(
-        spec.words, match.names, context["sheet"].columns, changes, zone),
-        zone=zone)
+        spec.words, match.names, context["sheet"].columns, changes, zone,
+        people(match, *changes)), zone=zone)
 
 
 @bp.get("/matches/<match_id>/share")

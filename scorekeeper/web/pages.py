@@ -23,13 +23,14 @@ from sqlalchemy.orm.util import identity_key
 
 from ..db import db
 from ..engine.history import local_time, step_done
-from ..engine.ledger import Conflict, steps
+from ..engine.ledger import ROSTER, Conflict, steps
 from ..engine.printing import number_text
 from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Change, Match, Seat, Table
 from ..rules import GAMES, N_, Note, RuleError
 from .games import spec_of
 from .i18n import rule_message
+from .people import people
 
 
 def is_htmx() -> bool:
@@ -119,6 +120,8 @@ def elsewhere_notice(match: Match) -> str:
     if latest is None:
         return _("Already recorded: the sheet below is the latest one.")
     kind = latest.kind
+    if latest.number == ROSTER:
+        return _("Another phone changed who plays: this is the sheet now.")
     upcoming = compute_sheet(match).next
     if kind == "enter" and upcoming is not None and upcoming.number == latest.number:
         kind = "part"
@@ -135,8 +138,10 @@ def saved_notice(match: Match, number: int | None, step: str | None = None) -> s
     """"Hand 5 saved." for a hand that is stored, with who it put out and who won when it
     ended the match; what a correction, an undo or a redo (``step``) did; else None."""
     if step in ("undo", "redo"):
+        undoable, redoable = steps(match)
         return step_done(spec_of(match.game).words, match.names, compute_sheet(match).columns,
-                         *steps(match), step) or _(STEPPED[step])
+                         undoable, redoable, step, people(match, undoable, redoable)) \
+            or _(STEPPED[step])
     if step in STEPPED:
         return _(STEPPED[step])
     if number is None or not 1 <= number <= len(stored_hands(match)):

@@ -39,16 +39,19 @@ def state(sheet: Sheet, seat: int) -> SeatState:
     return states[seat] if seat < len(states) else SeatState.PLAYING
 
 
-def people(match: Match) -> dict[Any, str]:
-    """The names of the people the match's changes name (substitutes), by their id, read
-    once per version."""
-    ids = sorted({change["person"] for change in match.roster
-                  if change.get("kind") == Kind.SUBSTITUTE.value
-                  and isinstance(change.get("person"), int)})
+def people(match: Match, *changes: Any) -> dict[Any, str]:
+    """The names of the people the match's changes of who plays name (joiners,
+    substitutes), by their id: those it holds now, and those of ``changes`` (stored
+    changes, or what Undo and Redo would take back: they may name someone no longer in it)."""
+    rosters = [match.roster] + [(part or {}).get("roster") or []
+                                for change in changes if change is not None
+                                for part in (change.old, change.new)]
+    ids = sorted({change["person"] for roster in rosters for change in roster
+                  if isinstance(change.get("person"), int)})
     if not ids:
         return {}
-    return cache("people").get((match.id, match.version), lambda: dict(db.session.execute(
-        select(Player.id, Player.name).where(Player.id.in_(ids))).tuples()))
+    return cache("people").get((match.id, match.version, tuple(ids)), lambda: dict(
+        db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all()))
 
 
 def holders(match: Match, sheet: Sheet) -> list[str]:

@@ -106,8 +106,9 @@ def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
     said = g.setdefault("undo_redo", {})
     key = (match.id, match.version, str(get_locale()))
     if key not in said:
+        undoable, redoable = steps(match)
         said[key] = step_labels(spec_of(match.game).words, match.names, sheet.columns,
-                                *steps(match))
+                                undoable, redoable, people.people(match, undoable, redoable))
     return said[key]
 
 

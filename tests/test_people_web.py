@@ -109,3 +109,49 @@ def test_the_history_and_the_undo_button_say_who_came_and_went(table):
     page = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Redo: Bruno leaves after hand 1" in page
     assert "Elena plays for Anna from hand 2" in page
+
+
+def test_a_backup_keeps_who_came_and_went_and_its_history(tmp_path):
+    import io
+    import json
+
+    from scorekeeper import create_app
+    from scorekeeper.db import upgrade
+
+    from .conftest import Table
+
+    def instance(name: str):
+        app = create_app({"TESTING": True, "SECRET_KEY": name,
+                          "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / name}.db"})
+        with app.app_context():
+            upgrade()
+        return Table(app.test_client())
+
+    mine = instance("a")
+    match_id = mine.new_match("navawhist", NAMES, hook=False)
+    mine.play_navawhist(match_id, [1, 0, 0], [1, 0, 0])
+    assert change(mine, match_id, "join", name="Dario").status_code == 303
+    assert change(mine, match_id, "substitute", seat=0, name="Elena").status_code == 303
+    mine.play_navawhist(match_id, [1, 1, 0, 0], [1, 1, 0, 0])
+    assert change(mine, match_id, "leave", seat=1).status_code == 303
+    data = json.loads(mine.client.get("/backup.json").data)
+    [entry] = data["matches"]
+    assert [c.get("person") for c in entry["roster"]] == ["Dario", "Elena", None]
+
+    phone = instance("b")
+    response = phone.client.post("/backup", data={
+        "csrf_token": phone.csrf(),
+        "file": (io.BytesIO(json.dumps(data).encode()), "backup.json")},
+        content_type="multipart/form-data")
+    page = response.get_data(as_text=True)
+    assert "1 matches added" in page, page[:3000]
+    moved = re.search(r'href="/matches/([^"]+)" data-copy-of="' + match_id, page).group(1)
+    here, there = phone.sheet(moved), mine.sheet(match_id)
+    assert here["totals"] == there["totals"] and here["players"] == there["players"]
+    history = phone.client.get(f"/matches/{moved}/history").get_data(as_text=True)
+    assert "Elena plays for Anna from hand 2" in history
+    # Undo on the imported match takes back the leave, as it would have where it was made.
+    assert step(phone, moved, "undo").status_code == 303
+    assert "Bruno" not in " ".join(m for m in re.findall(
+        r"<li>([^<]*)</li>", phone.client.get(f"/matches/{moved}").get_data(as_text=True))
+        if "leaves" in m)

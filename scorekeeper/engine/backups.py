@@ -60,7 +60,7 @@ from ..models import (
     new_table_id,
 )
 from ..rules import GAMES, N_
-from .history import table_name
+from .history import ROSTER, table_name
 
 FORMAT = "scorekeeper-backup"
 KINDS = ("enter", "correct", "undo", "redo")
@@ -146,11 +146,45 @@ def _match_batches(table_ids: list[str] | None) -> Iterator[list[dict[str, Any]]
                 Change.match_id.in_(chunk)).order_by(Change.id)):
             changes.setdefault(change.match_id, []).append(change)
         order = {match_id: index for index, match_id in enumerate(chunk)}
-        yield [_match_entry(m, changes.get(m.id, []))
+        people = _people_named(matches, changes)
+        yield [_match_entry(m, changes.get(m.id, []), people)
                for m in sorted(matches, key=lambda m: order[m.id])]
 
 
-def _match_entry(m: Match, changes: list[Change]) -> dict[str, Any]:
+def _rosters(match: Match, changes: list[Change]) -> list[list[dict[str, Any]]]:
+    """The match's changes of who plays, and those its history's changes held."""
+    return [match.roster] + [(part or {}).get("roster") or [] for c in changes
+                             if c.number == ROSTER for part in (c.old, c.new)]
+
+
+def _people_named(matches: Any, changes: dict[str, list[Change]]) -> dict[int, str]:
+    """The names of the people the matches' changes of who plays name, by id: a backup
+    names them (an id is this instance's own)."""
+    ids = {change["person"] for m in matches for roster in _rosters(m, changes.get(m.id, []))
+           for change in roster if isinstance(change.get("person"), int)}
+    if not ids:
+        return {}
+    return dict(db.session.execute(select(Player.id, Player.name).where(
+        Player.id.in_(sorted(ids)))).all())
+
+
+def _with_people(roster: list[dict[str, Any]], people: dict[Any, Any]) -> list[dict[str, Any]]:
+    """``roster`` with each person given by ``people`` (their name in a backup, their id
+    here), those it does not know as they are."""
+    return [{**change, "person": people.get(change["person"], change["person"])}
+            if "person" in change else dict(change) for change in roster]
+
+
+def _history_part(part: dict[str, Any] | None, number: int,
+                  people: dict[Any, Any]) -> dict[str, Any] | None:
+    """A history change's value before or after, its people given by ``people`` when it is
+    a change of who plays."""
+    if number != ROSTER or part is None:
+        return part
+    return {"roster": _with_people(part.get("roster") or [], people)}
+
+
+def _match_entry(m: Match, changes: list[Change], people: dict[int, str]) -> dict[str, Any]:
     return {
         "id": m.id, "table": m.table_id, "game": m.game, "options": m.options,
         "first_dealer": m.first_dealer,
@@ -160,7 +194,11 @@ def _match_entry(m: Match, changes: list[Change]) -> dict[str, Any]:
         "players": m.names,
         "hands": [{"number": h.number, "data": h.data, "created_at": _time(h.created_at),
                    "updated_at": _time(h.updated_at)} for h in m.hands],
-        "history": [{"number": c.number, "kind": c.kind, "old": c.old, "new": c.new,
+        # Who came and went, people by name (absent from a backup made before).
+        "roster": _with_people(m.roster, people),
+        "history": [{"number": c.number, "kind": c.kind,
+                     "old": _history_part(c.old, c.number, people),
+                     "new": _history_part(c.new, c.number, people),
                      "undone": c.undone, "created_at": _time(c.created_at)}
                     for c in changes],
     }
@@ -380,8 +418,9 @@ def _write(batch: list[dict[str, Any]], targets: Targets,
             match_id, origin = new_match_id(), match_id
         here[match_id] = table_id  # a second entry of the same id in the file is a copy
         stored.append((data["id"], match_id))
+        ids = {name: players[table_id, name_key(name)] for name in data["people"]}
         matches.append({"id": match_id, "origin": origin, "table_id": table_id,
-                        "game": data["game"],
+                        "game": data["game"], "roster": _with_people(data["roster"], ids),
                         "options": data["options"], "first_dealer": data["first_dealer"],
                         "place": data["place"], "lang": data["lang"],
                         "version": data["version"], "created_at": data["created_at"],
@@ -393,7 +432,10 @@ def _write(batch: list[dict[str, Any]], targets: Targets,
         hands += [{"match_id": match_id, "number": number, "data": hand,
                    "created_at": created, "updated_at": updated}
                   for number, hand, created, updated in data["hands"]]
-        changes += [{"match_id": match_id, **change} for change in data["history"]]
+        changes += [{"match_id": match_id, **change,
+                     "old": _history_part(change["old"], change["number"], ids),
+                     "new": _history_part(change["new"], change["number"], ids)}
+                    for change in data["history"]]
     for model, rows in ((Match, matches), (Seat, seats), (Hand, hands), (Change, changes)):
         if rows:
             db.session.execute(insert(model), rows)
@@ -412,7 +454,7 @@ def _players(placed: list[tuple[dict[str, Any], Any]]) -> dict[tuple[str, str], 
     them."""
     wanted: dict[tuple[str, str], str] = {}
     for data, (table_id, _proven) in placed:
-        for name in data["names"]:
+        for name in (*data["names"], *data["people"]):
             wanted.setdefault((table_id, name_key(name)), name)
     if not wanted:
         return {}
@@ -509,26 +551,34 @@ def _checked(entry: dict[str, Any]) -> dict[str, Any]:
     if entry["game"] not in GAMES:
         raise ValueError(_("unknown game"))
     game = GAMES[entry["game"]]
+    # Every seat, those of the players who joined it after the first ones (at most as many
+    # again as the game's most: each a leaver's place taken).
     names = [_text(n, NAME_LENGTH, "name")
-             for n in _list(entry["players"], game.max_players, "players")]
-    if len(names) < game.min_players:
+             for n in _list(entry["players"], 2 * game.max_players, "players")]
+    roster = [_roster_change(c) for c in _list(entry.get("roster", []), MAX_CHANGES, "roster")]
+    joiners = [c["person"] for c in roster if c["kind"] == "join"]
+    players = len(names) - len(joiners)
+    if not game.min_players <= players <= game.max_players \
+            or [name_key(n) for n in joiners] != [name_key(n) for n in names[players:]]:
         raise ValueError(_("bad %(what)s", what="players"))
     if len({name_key(n) for n in names}) != len(names):
         raise ValueError(_("a player is in this match twice"))
-    options = game.clean_options(len(names), dict(entry["options"]))
-    first_dealer = _whole(entry["first_dealer"], 0, len(names) - 1, "first dealer")
+    options = game.clean_options(players, dict(entry["options"]))
+    first_dealer = _whole(entry["first_dealer"], 0, players - 1, "first dealer")
     place = entry.get("place")
     hands = sorted(_list(entry["hands"], MAX_HANDS, "hands"),
                    key=lambda h: _whole(h["number"], 1, MAX_HANDS, "hand"))
     if [h["number"] for h in hands] != list(range(1, len(hands) + 1)):
         raise ValueError(_("the hands are not numbered 1, 2, 3..."))
     inputs = [_inputs(h["data"], "hand") for h in hands]
-    sheet = game.build_sheet(len(names), inputs, first_dealer=first_dealer, **options)
+    sheet = game.build_sheet(players, inputs, first_dealer=first_dealer,
+                             **({"roster": roster} if roster else {}), **options)
     history = []
     for c in _list(entry.get("history", []), MAX_CHANGES, "history"):
         if c["kind"] not in KINDS:
             raise ValueError(_("bad %(what)s", what="history"))
-        history.append({"number": _whole(c["number"], 1, MAX_HANDS, "hand"), "kind": c["kind"],
+        history.append({"number": _whole(c["number"], ROSTER, MAX_HANDS, "hand"),
+                        "kind": c["kind"],
                         "old": None if c["old"] is None else _inputs(c["old"], "history"),
                         "new": None if c["new"] is None else _inputs(c["new"], "history"),
                         "undone": bool(c["undone"]), "created_at": _when(c["created_at"])})
@@ -547,8 +597,24 @@ def _checked(entry: dict[str, Any]) -> dict[str, Any]:
         "abandoned": entry.get("abandoned") is True, "version": version,
         "hands": [(h["number"], data, _when(h["created_at"]), _when(h["updated_at"]))
                   for h, data in zip(hands, inputs, strict=True)],
-        "history": history,
+        "history": history, "roster": roster,
+        "people": sorted({c["person"] for c in roster if "person" in c}),
     }
+
+
+def _roster_change(value: Any) -> dict[str, Any]:
+    """A change of who plays from a backup, its person by name; the rules check the rest."""
+    if not isinstance(value, dict) or not set(value) <= {"after", "kind", "seat", "at",
+                                                         "person"}:
+        raise ValueError(_("bad %(what)s", what="roster"))
+    change = {key: _whole(v, 0, MAX_INT, key) for key, v in value.items()
+              if key in ("after", "seat", "at")}
+    if value.get("kind") not in ("join", "sit_out", "back", "substitute", "leave"):
+        raise ValueError(_("bad %(what)s", what="roster"))
+    change["kind"] = value["kind"]
+    if "person" in value:
+        change["person"] = _text(value["person"], NAME_LENGTH, "name")
+    return change
 
 
 def table_entries(table_ids: list[str] | None, *, phones: bool) -> list[dict[str, Any]]:

@@ -36,9 +36,9 @@ from ..models import (
 )
 from ..rules import N_, RuleError, Sheet
 from .cache import cache, carry_forward, frozen
+from .history import ROSTER
 from .sheets import compute_sheet, hand_inputs, sheets, starting_players, stored_hands
 
-ROSTER = 0  # the number a change of who plays is recorded under (hands count from 1)
 ENTRIES = ("enter", "correct")  # the kinds of change a person makes; undo and redo take back
 KEY = "request_key"  # the session's note of the key the next change is stored with
 KEY_LIFE = timedelta(days=1)  # a phone sends a request again within minutes, not days

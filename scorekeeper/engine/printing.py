@@ -20,6 +20,7 @@ from flask_babel import gettext as _
 
 from ..models import Match
 from ..rules import N_, Row, Sheet
+from ..rules.roster import Presence
 
 Cell = Callable[[Sheet, Row, int], str]
 
@@ -290,6 +291,15 @@ def download_name(match: Match, extension: str) -> str:
     return "-".join(parts) + f".{extension}"
 
 
+def _absence(row: Row, seats: Sequence[int]) -> str | None:
+    """What a column's cells say in a hand none of its seats was dealt: "out" when one sat
+    it out, "" before a join or after a leave; None when it played."""
+    was = [row.presence[s] if s < len(row.presence) else Presence.NOT_YET for s in seats]
+    if not row.presence or Presence.IN in was:
+        return None
+    return _(Presence.OUT.label) if Presence.OUT in was else ""
+
+
 def csv_rows(match: Match, sheet: Sheet, names: Sequence[str],
              printing: Printing) -> list[list[Any]]:
     """A match for a spreadsheet: a row per hand with each column's points and running total,
@@ -305,10 +315,15 @@ def csv_rows(match: Match, sheet: Sheet, names: Sequence[str],
                              + inputs + points + totals]
     for row in sheet.rows:
         dealer = [names[row.dealer] if row.dealer is not None else ""] if dealt else []
-        given = [value(row, c) for _heading, value in printing.csv_inputs
-                 for c in range(len(columns))]
-        rows.append([row.number] + dealer + given + ["" if p is None else p for p in row.points]
-                    + list(row.totals))
+        # A seat not dealt in the hand gave nothing: its cells are empty, "out" for its
+        # points when it sat the hand out (never 0).
+        absent = [_absence(row, seats) for seats in sheet.columns]
+        given = [value(row, c) if absent[c] is None else "" for _heading, value in
+                 printing.csv_inputs for c in range(len(columns))]
+        rows.append([row.number] + dealer + given
+                    + ["" if p is None else p if absent[c] is None else absent[c]
+                       for c, p in enumerate(row.points)]
+                    + ["" if t is None else t for t in row.totals])
     blank = ([""] if dealt else []) + [""] * len(inputs)
     if printing.csv_total_row is not None:
         rows.append([_("Total")] + blank + printing.csv_total_row(sheet) + list(sheet.totals))

@@ -8,7 +8,7 @@ from typing import Any
 from sqlalchemy import bindparam, select
 
 from ..db import db
-from ..models import Hand, Match
+from ..models import Hand, Match, Player
 from ..rules import GAMES, Sheet
 from .cache import cache
 
@@ -78,21 +78,57 @@ def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None,
                         lambda: compute_sheet(match, stored_hands(match)))
 
 
+def people(match: Match, *changes: Any) -> dict[Any, str]:
+    """The names of the people the match's changes of who plays name (joiners,
+    substitutes), by their id: those it holds now, and those of ``changes`` (stored
+    changes, or what Undo and Redo would take back: they may name someone no longer in it)."""
+    rosters = [match.roster] + [(part or {}).get("roster") or []
+                                for change in changes if change is not None
+                                for part in (change.old, change.new)]
+    ids = sorted({change["person"] for roster in rosters for change in roster
+                  if isinstance(change.get("person"), int)})
+    if not ids:
+        return {}
+    return cache("people").get((match.id, match.version, tuple(ids)), lambda: dict(
+        db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all()))
+
+
 def sheet_json(match: Match, sheet: Sheet) -> dict[str, Any]:
     """The computed sheet as JSON-able data: what /matches/<id>.json returns."""
-    names = match.names
+    names, roster, named = match.names, sheet.roster, people(match)
+
+    def who(person: Any, seat: int) -> str:
+        return names[seat] if person is None else named.get(person, names[seat])
+
+    def player(seat: int, name: str) -> dict[str, Any]:
+        if seat >= len(roster.order):  # pragma: no cover - every game's sheet has a roster
+            return {"seat": seat, "name": name}
+        return {"seat": seat, "name": name, "turn": roster.order.index(seat),
+                "state": roster.states[seat].value, "entry": roster.entries[seat],
+                "left_after": roster.left_after[seat],
+                "held_by": [{"name": who(h.person, seat), "from_hand": h.hand,
+                             "hands": h.hands} for h in roster.holders[seat]],
+                "credited": who(roster.credit[seat], seat)}
+
     return {
         "id": match.id,
         "game": match.game,
         "options": dict(sheet.options),
         "first_dealer": match.first_dealer,
-        "players": [{"seat": i, "name": name} for i, name in enumerate(names)],
+        "players": [player(i, name) for i, name in enumerate(names)],
+        # Who came and went, in the order it took effect (a sit-out's last hand: None while
+        # it lasts).
+        "changes": [{"kind": m.kind.value, "seat": m.seat, "name": names[m.seat],
+                     "from_hand": m.hand, "last_hand": m.last,
+                     "person": None if m.person is None else named.get(m.person),
+                     "total": m.total} for m in roster.marks],
         "columns": [list(c) for c in sheet.columns],
         "hands": [
             {"number": r.number, "dealer": r.dealer, "inputs": dict(r.inputs),
              "points": list(r.points), "totals": list(r.totals),
              "notes": [note and note.label for note in r.notes],
-             "annulled": r.annulled, "events": [e.label for e in r.events]}
+             "annulled": r.annulled, "events": [e.label for e in r.events],
+             "presence": [p.value for p in r.presence]}
             for r in sheet.rows
         ],
         "totals": list(sheet.totals),

@@ -25,6 +25,7 @@ from ..engine.cache import cache
 from ..engine.history import entries
 from ..engine.ledger import Conflict, bump_table, redo, reopen, seat_players, undo
 from ..engine.printing import download_name
+from ..engine.sheets import people
 from ..models import NAME_LENGTH, Change, Match, Seat, clean_name
 from ..rules import GAMES, RuleError
 from ..web import pagecache
@@ -46,7 +47,6 @@ from ..web.pages import (
     sheet_context,
     viewer_zone,
 )
-from ..web.people import people
 from ..web.tables import chosen_table, home_tables, known_players, page_number, table_for_new_match
 from ..web.tournaments import kept_matches
 

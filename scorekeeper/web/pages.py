@@ -25,12 +25,11 @@ from ..db import db
 from ..engine.history import local_time, step_done
 from ..engine.ledger import ROSTER, Conflict, steps
 from ..engine.printing import number_text
-from ..engine.sheets import compute_sheet, stored_hands
+from ..engine.sheets import compute_sheet, people, stored_hands
 from ..models import Change, Match, Seat, Table
 from ..rules import GAMES, N_, Note, RuleError
 from .games import spec_of
 from .i18n import rule_message
-from .people import people
 
 
 def is_htmx() -> bool:

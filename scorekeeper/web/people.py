@@ -7,12 +7,10 @@ from __future__ import annotations
 from typing import Any
 
 from flask_babel import gettext as _
-from sqlalchemy import select
 
-from ..db import db
-from ..engine.cache import cache
 from ..engine.printing import number_text
-from ..models import Match, Player
+from ..engine.sheets import people
+from ..models import Match
 from ..rules import Sheet
 from ..rules.roster import Kind, Presence, SeatState
 
@@ -37,21 +35,6 @@ def state(sheet: Sheet, seat: int) -> SeatState:
     """What ``seat`` is now: playing, sitting out, left, or out (Scala 40)."""
     states = sheet.roster.states
     return states[seat] if seat < len(states) else SeatState.PLAYING
-
-
-def people(match: Match, *changes: Any) -> dict[Any, str]:
-    """The names of the people the match's changes of who plays name (joiners,
-    substitutes), by their id: those it holds now, and those of ``changes`` (stored
-    changes, or what Undo and Redo would take back: they may name someone no longer in it)."""
-    rosters = [match.roster] + [(part or {}).get("roster") or []
-                                for change in changes if change is not None
-                                for part in (change.old, change.new)]
-    ids = sorted({change["person"] for roster in rosters for change in roster
-                  if isinstance(change.get("person"), int)})
-    if not ids:
-        return {}
-    return cache("people").get((match.id, match.version, tuple(ids)), lambda: dict(
-        db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all()))
 
 
 def holders(match: Match, sheet: Sheet) -> list[str]:

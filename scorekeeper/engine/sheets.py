@@ -89,8 +89,8 @@ def people(match: Match, *changes: Any) -> dict[Any, str]:
                   if isinstance(change.get("person"), int)})
     if not ids:
         return {}
-    return cache("people").get((match.id, match.version, tuple(ids)), lambda: dict(
-        db.session.execute(select(Player.id, Player.name).where(Player.id.in_(ids))).all()))
+    return dict(db.session.execute(select(Player.id, Player.name)
+                                   .where(Player.id.in_(ids))).all())
 
 
 def sheet_json(match: Match, sheet: Sheet) -> dict[str, Any]:

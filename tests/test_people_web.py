@@ -155,3 +155,23 @@ def test_a_backup_keeps_who_came_and_went_and_its_history(tmp_path):
     assert "Bruno" not in " ".join(m for m in re.findall(
         r"<li>([^<]*)</li>", phone.client.get(f"/matches/{moved}").get_data(as_text=True))
         if "leaves" in m)
+
+
+def test_the_result_goes_to_whoever_played_most_of_the_seat(table, app):
+    """RULES.md, "Substitute", case 26: Elena plays most of Anna's seat, so the statistics
+    credit her with its result, and Anna with nothing of this match."""
+    match_id = table.new_match("quarantotto", ["Anna", "Bruno"], length="games", games=3)
+    from tests.test_quarantotto_web import play
+
+    assert play(table, match_id, 0, [None, 10]).status_code == 303
+    assert change(table, match_id, "substitute", seat=0, name="Elena").status_code == 303
+    assert play(table, match_id, 0, [None, 12]).status_code == 303
+    assert play(table, match_id, 1, [7, None]).status_code == 303
+    sheet = table.sheet(match_id)
+    assert sheet["status"] == "finished"
+    assert sheet["players"][0]["credited"] == "Elena"
+    with app.app_context():
+        table_id = db.session.get(Match, match_id).table_id
+    page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", table.client.get(
+        f"/tables/{table_id}/stats").get_data(as_text=True)))
+    assert "Elena" in page and "Anna" not in page.replace("Anna, Bruno", "")  # the table's name

@@ -49,7 +49,11 @@ def facts_of(match: Match) -> Facts:
     sheet = sheets().peek((match.id, match.version)) or compute_sheet(
         match, [hand.data for hand in match.hands])
     game = GAMES[match.game]
-    ids = [seat.player_id for seat in match.seats]
+    # A seat's result goes to whoever played most of its hands (RULES.md, case 26): its own
+    # player (None), or a substitute.
+    credit = sheet.roster.credit
+    ids = [seat.player_id if s >= len(credit) or credit[s] is None else credit[s]
+           for s, seat in enumerate(match.seats)]
     return Facts(
         id=match.id, version=match.version, game=match.game, created_at=match.created_at,
         finished=sheet.finished,

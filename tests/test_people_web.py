@@ -175,3 +175,18 @@ def test_the_result_goes_to_whoever_played_most_of_the_seat(table, app):
     page = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", table.client.get(
         f"/tables/{table_id}/stats").get_data(as_text=True)))
     assert "Elena" in page and "Anna" not in page.replace("Anna, Bruno", "")  # the table's name
+
+
+def test_the_players_page_offers_only_what_the_rules_take_now(table):
+    match_id = table.new_match("scala40", NAMES)
+    page = table.client.get(f"/matches/{match_id}/players").get_data(as_text=True)
+    assert 'value="sit_out"' not in page  # Scala 40: a player who cannot play a deal leaves
+    assert page.count('value="leave"') == 3 and 'value="join"' in page
+    navawhist = table.new_match("navawhist", ["Anna", "Bruno"], hook=False)
+    page = table.client.get(f"/matches/{navawhist}/players").get_data(as_text=True)
+    assert 'value="sit_out"' not in page  # two players: both must be dealt in
+    assert table.bid(navawhist, 0).status_code == 303
+    page = re.sub(r"\s+", " ", table.client.get(f"/matches/{navawhist}/players")
+                  .get_data(as_text=True))
+    assert 'name="action"' not in page  # a hand has a bid: nothing changes until it is saved
+    assert 'role="alert"' in page

@@ -30,16 +30,23 @@ def proposed_join(at: int | None = None) -> dict[str, Any]:
     return {"kind": Kind.JOIN.value, **({} if at is None else {"at": at})}
 
 
-def entry_total(match: Match) -> int | None:
-    """The total a player joining now would start from, as the rules give it; None when the
-    rules take no joiner now (the page says why when one is tried)."""
+def trial(match: Match, change: dict[str, Any]) -> Any:
+    """The sheet the match would have with ``change`` after the hands entered so far, or the
+    RuleError that refuses it (nothing is stored)."""
     hands = list(stored_hands(match))
     try:
-        trial = compute_sheet(match, hands, roster=[
-            *match.roster, {**proposed_join(), "after": len(hands)}])
-    except RuleError:
-        return None
-    return trial.roster.entries[-1]
+        return compute_sheet(match, hands, roster=[*match.roster,
+                                                   {**change, "after": len(hands)}])
+    except RuleError as refusal:
+        return refusal
+
+
+def offered(match: Match, seats: Any) -> dict[tuple[int, str], bool]:
+    """Which change of each seat the rules take now (the page offers only those)."""
+    return {(seat, kind): not isinstance(trial(match, {"kind": kind, "seat": seat}),
+                                         RuleError)
+            for seat in seats for kind in (Kind.SIT_OUT.value, Kind.BACK.value,
+                                           Kind.LEAVE.value)}
 
 
 def players_page(match: Match, *, form: PlayersForm | None = None, error: str | None = None,
@@ -48,11 +55,19 @@ def players_page(match: Match, *, form: PlayersForm | None = None, error: str | 
     context = sheet_context(match)
     roster = context["sheet"].roster
     table = db.session.get(Table, match.table_id)
+    joined = trial(match, proposed_join())
+    # Why nothing can change now (a hand being entered, a match over), said once at the top.
+    blocked = joined if isinstance(joined, RuleError) and isinstance(
+        trial(match, {"kind": Kind.LEAVE.value, "seat": roster.order[0]}), RuleError) else None
     return render_template(
-        "matches/players.html", **context, form=form or PlayersForm(), error=error,
-        roster=roster, order=roster.order or tuple(range(len(match.names))),
-        holders=holders(match, context["sheet"]), known=known_players(table),
-        name_length=NAME_LENGTH, entry=entry_total(match)), status
+        "matches/players.html", **context, form=form or PlayersForm(),
+        error=error or (rule_message(blocked, match.names) if blocked else None),
+        roster=roster, order=roster.order, holders=holders(match, context["sheet"]),
+        known=known_players(table), name_length=NAME_LENGTH, blocked=blocked is not None,
+        offered=offered(match, roster.order) if blocked is None else {},
+        entry=None if isinstance(joined, RuleError) else joined.roster.entries[-1],
+        join_refused=rule_message(joined, match.names) if isinstance(joined, RuleError)
+        else None), status
 
 
 @bp.get("/matches/<match_id>/players")

@@ -25,7 +25,9 @@ def select_locale() -> str:
 
 def rule_message(error: RuleError, names: list[str] | None = None) -> str:
     """A RuleError in the user's language, naming the player rather than the seat."""
-    return error.render(gettext, (lambda seat: names[seat]) if names else None,
+    # A seat past the names is one a change would add: the player who would join.
+    return error.render(gettext, (lambda seat: names[seat] if seat < len(names)
+                                  else gettext("The new player")) if names else None,
                         lambda one, many, n: get_translations().ngettext(one, many, n))
 
 

@@ -190,3 +190,52 @@ def test_the_players_page_offers_only_what_the_rules_take_now(table):
                   .get_data(as_text=True))
     assert 'name="action"' not in page  # a hand has a bid: nothing changes until it is saved
     assert 'role="alert"' in page
+
+
+def test_two_app_instances_show_the_same_players_after_every_change(tmp_path):
+    """Two instances on one database, each with its own caches, a phone's requests spread
+    over them: after each change of who plays (and its undo and redo) both show the sheet
+    the database holds."""
+    import random
+
+    from .conftest import database_url, drop_database, migrated_app
+    from .test_two_instances import Phone
+
+    apps = [migrated_app(database_url(tmp_path)), migrated_app(database_url(tmp_path))]
+    phone = Phone((apps, None), random.Random(7))
+    try:
+        form = {"csrf_token": phone.csrf(), "game": "navawhist", "first_dealer": 0,
+                "action": "start", "players-0": "Anna", "players-1": "Bruno",
+                "players-2": "Carla"}
+        created = phone.open("POST", "/matches/new", form, where=0)
+        match_id = created.headers["Location"].rsplit("/", 1)[1]
+
+        def sheets() -> list[dict]:
+            return [phone.open("GET", f"/matches/{match_id}.json", where=w).get_json()
+                    for w in (0, 1)]
+
+        def post(where: int, path: str, **data) -> None:
+            version = sheets()[where]["version"]
+            answer = phone.open("POST", f"/matches/{match_id}/{path}", {
+                "csrf_token": phone.csrf(), "version": version, **data}, where=where)
+            assert answer.status_code == 303, answer.get_data(as_text=True)[:2000]
+            first, second = sheets()
+            assert first == second
+
+        for where, seat in enumerate(sheets()[0]["next"]["info"]["order"]):
+            post(where % 2, "navawhist/bid", number=1, seat=seat, bid=[1, 0, 0][seat])
+        post(1, "navawhist/tricks", number=1, action="save", **{
+            f"values-{s}": t for s, t in enumerate([1, 0, 0])})
+        post(0, "players", action="join", name="Dario")
+        post(1, "players", action="sit_out", seat=2)
+        post(0, "undo")
+        post(1, "redo")
+        post(0, "players", action="leave", seat=1)
+        first, _second = sheets()
+        assert [p["state"] for p in first["players"]] == [
+            "playing", "left", "sitting_out", "playing"]
+        assert first["totals"][3] == min(first["totals"][:3])
+    finally:
+        with apps[1].app_context():
+            db.engine.dispose()
+        drop_database(apps[0])

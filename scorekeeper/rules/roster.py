@@ -386,10 +386,13 @@ class Table:
         The changes applied, or RuleError naming the change that no longer holds."""
         applied: list[Change] = []
         total: int | None = None
+        ended = finished or self.over(in_game)  # the leaves of a break apply all together
         while self.waiting_changes and self.waiting_changes[0].after == after:
             change = self.waiting_changes.pop(0)
+            if change.kind is not Kind.LEAVE:
+                ended = ended or self.over(in_game)
             try:
-                self._check(change, finished or self.over(in_game), in_game, refuse)
+                self._check(change, ended, in_game, refuse)
             except RuleError as error:
                 if 0 <= change.seat < self.seats:
                     raise RuleError(N_("%(player)s: the %(what)s after hand %(after)s is not "
@@ -648,6 +651,10 @@ def propose(game: Game, players: int, hands: Sequence[Mapping[str, Any]],
         if error.params.get("change") == len(roster) + 1 and error.__cause__ is not None:
             raise error.__cause__ from None
         raise
-    mark = next((m for m in reversed(new.roster.marks)
-                 if m.hand == len(hands) + 1 or m.last == len(hands)), None)
+    kind, seat = Kind(proposed["kind"]), proposed.get("seat")
+    if kind is Kind.JOIN:
+        seat = len(new.roster.states) - 1
+    mark = next((m for m in reversed(new.roster.marks) if m.seat == seat and (
+        m.kind is Kind.SIT_OUT and m.last == len(hands) if kind is Kind.BACK
+        else m.kind is kind and m.hand == len(hands) + 1)), None)
     return Preview(mark, new)

@@ -91,7 +91,11 @@ PRESENCE_LABELS = {Presence.IN: "", Presence.OUT: N_("out"), Presence.NOT_YET: "
 
 
 class SeatState(StrEnum):
-    """What a seat is now (``Roster.states``)."""
+    """What a seat is now (``Roster.states``).
+
+    >>> SeatState.SITTING_OUT.label
+    'sitting out'
+    """
 
     PLAYING = "playing"
     SITTING_OUT = "sitting_out"
@@ -468,8 +472,6 @@ class Table:
         elif kind is Kind.SIT_OUT:
             if seat in self.sitting:
                 raise RuleError(N_("%(player)s is sitting out already."), seat=seat)
-            if not in_game(seat):
-                raise RuleError(N_("%(player)s is out of the match."), seat=seat)
             if len(self.dealt_in(in_game)) <= 2:
                 raise RuleError(N_("%(player)s cannot sit out: at least 2 players must be "
                                    "dealt in."), seat=seat)

@@ -575,3 +575,37 @@ def test_cavallore_adds_a_player_to_the_log_at_any_time():
     assert CAVALLORE.counts(sheet)[1]["deals"] == 1
     for kind in ("leave", "sit_out", "substitute"):
         refused(None, propose, CAVALLORE, 1, [], {"kind": kind, "seat": 0, "person": "X"})
+
+
+def test_navawhist_ends_when_fewer_than_two_are_left():
+    played, sheet = nava_match(3, 2, [change(2, "leave", 0), change(2, "leave", 1)])
+    assert sheet.finished and sheet.winners == (2,) and sheet.status.dealers == [0, 1]
+    refused(None, NAVAWHIST.build_sheet, 3, [*played, nava_hand(nava_match(3, 2)[1])],
+            roster=[change(2, "leave", 0), change(2, "leave", 1)])
+    _played, sheet = nava_match(3, 2, [change(2, "leave", s) for s in range(3)], hook=False)
+    assert sheet.roster.closed and sheet.finished and len(sheet.status.dealers) == 2
+    assert [c["hands"] for c in NAVAWHIST.counts(sheet)] == [2, 2, 2]
+
+
+def test_fortyfive_of_two_with_a_leaver_before_its_first_hand_is_over():
+    sheet = FORTYFIVE.build_sheet(2, [], roster=[change(0, "leave", 1)])
+    assert sheet.finished and sheet.winners == (0,) and sheet.columns == ((0,), (1,))
+
+
+def test_fortyfive_counts_only_the_hands_a_player_was_dealt_in():
+    hands = [ff_hand([0, 1, 2, 0, 0]), {"trump": "H", "leader": 3, "plays": [
+        "2H 3H KS", "4C 5C 6C", "7D 8D 9D", "2S 3S 4S", "10C JC QC"]}]
+    roster = [join(1), change(1, "sit_out", 0)]
+    sheet = FORTYFIVE.build_sheet(3, hands, roster=roster)
+    assert sheet.rows[1].inputs["leader"] == 3
+    assert [c["hands"] for c in FORTYFIVE.counts(sheet)] == [1, 2, 2, 1]
+
+
+def test_a_table_left_with_only_sitters_waits_for_them():
+    """Decided case 21, with nobody dealt in at all."""
+    roster = [change(1, "sit_out", 2), change(1, "sit_out", 3), change(2, "leave", 0),
+              change(2, "leave", 1)]
+    _played, sheet = nava_match(4, 2, roster)
+    assert sheet.roster.waiting and sheet.next is None and sheet.status.dealers == [0, 1]
+    assert sheet.roster.states == (SeatState.LEFT, SeatState.LEFT, SeatState.SITTING_OUT,
+                                   SeatState.SITTING_OUT)

@@ -308,7 +308,7 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     table.check_done(len(rows))
     dealt = pending["dealt"] if pending else table.dealt_in()
     ranks = table.places([-t for t in totals])
-    left = len(schedule) - len(rows) - bool(pending)
+    left = 0 if finished else len(schedule) - len(rows) - bool(pending)
     dealers = [r.dealer for r in rows] + ([pending["dealer"]] if pending else []) + (
         table.projected(dealt, left))
     return Sheet(

@@ -91,7 +91,11 @@ PRESENCE_LABELS = {Presence.IN: "", Presence.OUT: N_("out"), Presence.NOT_YET: "
 
 
 class SeatState(StrEnum):
-    """What a seat is now (``Roster.states``)."""
+    """What a seat is now (``Roster.states``).
+
+    >>> SeatState.SITTING_OUT.label
+    'sitting out'
+    """
 
     PLAYING = "playing"
     SITTING_OUT = "sitting_out"
@@ -386,10 +390,13 @@ class Table:
         The changes applied, or RuleError naming the change that no longer holds."""
         applied: list[Change] = []
         total: int | None = None
+        ended = finished or self.over(in_game)  # the leaves of a break apply all together
         while self.waiting_changes and self.waiting_changes[0].after == after:
             change = self.waiting_changes.pop(0)
+            if change.kind is not Kind.LEAVE:
+                ended = ended or self.over(in_game)
             try:
-                self._check(change, finished or self.over(in_game), in_game, refuse)
+                self._check(change, ended, in_game, refuse)
             except RuleError as error:
                 if 0 <= change.seat < self.seats:
                     raise RuleError(N_("%(player)s: the %(what)s after hand %(after)s is not "
@@ -465,8 +472,6 @@ class Table:
         elif kind is Kind.SIT_OUT:
             if seat in self.sitting:
                 raise RuleError(N_("%(player)s is sitting out already."), seat=seat)
-            if not in_game(seat):
-                raise RuleError(N_("%(player)s is out of the match."), seat=seat)
             if len(self.dealt_in(in_game)) <= 2:
                 raise RuleError(N_("%(player)s cannot sit out: at least 2 players must be "
                                    "dealt in."), seat=seat)
@@ -648,6 +653,10 @@ def propose(game: Game, players: int, hands: Sequence[Mapping[str, Any]],
         if error.params.get("change") == len(roster) + 1 and error.__cause__ is not None:
             raise error.__cause__ from None
         raise
-    mark = next((m for m in reversed(new.roster.marks)
-                 if m.hand == len(hands) + 1 or m.last == len(hands)), None)
+    kind, seat = Kind(proposed["kind"]), proposed.get("seat")
+    if kind is Kind.JOIN:
+        seat = len(new.roster.states) - 1
+    mark = next((m for m in reversed(new.roster.marks) if m.seat == seat and (
+        m.kind is Kind.SIT_OUT and m.last == len(hands) if kind is Kind.BACK
+        else m.kind is kind and m.hand == len(hands) + 1)), None)
     return Preview(mark, new)

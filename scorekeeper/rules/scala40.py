@@ -15,7 +15,18 @@ from .core import N_, Event, Note, RuleError, check_length, check_seat, places
 from .points import Cards, read_cards
 from .points import entry_points as read_entry
 from .roster import Change, Kind, Table
-from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status, TournamentTables
+from .sheet import (
+    Details,
+    Figure,
+    Game,
+    Next,
+    Option,
+    Row,
+    Sheet,
+    Status,
+    TournamentTables,
+    optional,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 VALUES = {JOKER: 25, "A": 11, "J": 10, "Q": 10, "K": 10}
@@ -533,6 +544,8 @@ def _sheet(players: int, opts: dict[str, Any], match: _Match, rows: list[Row],
             to_go=[None if threshold is None or c in match.out else threshold - t
                    for c, t in enumerate(match.totals)],
             out_in=[match.out.get(c) for c in range(len(match.columns))],
+            left_after=[min((table.left[s] for s in seats if s in table.left), default=None)
+                        for seats in match.columns] if table.left else None,
         ),
         roster=table.roster(match.in_game),
     )
@@ -559,9 +572,19 @@ class MatchStatus(Status):
     events: list[dict[str, Any]]
     to_go: list[int | None]
     out_in: list[int | None]
+    left_after: list[int | None] | None = optional()
 
     def place_reason(self, column: int) -> tuple[str, dict[str, Any]] | None:
-        """A player out is ranked by the deal that put them out."""
+        """A player out is ranked by the deal that put them out, a leaver by the deal they
+        left after.
+
+        >>> status = build_sheet(3, [{"closer": 0, "points": [None, 5, 9]}],
+        ...                      roster=[{"after": 1, "kind": "leave", "seat": 2}]).status
+        >>> status.place_reason(2), status.place_reason(1)
+        (('left after deal %(n)s', {'n': 1}), None)
+        """
+        if self.left_after and self.left_after[column] is not None:
+            return N_("left after deal %(n)s"), {"n": self.left_after[column]}
         deal = self.out_in[column]
         return None if not deal else (N_("out in deal %(n)s"), {"n": deal})
 

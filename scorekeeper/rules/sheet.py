@@ -213,7 +213,7 @@ class Row:
     dealer: int | None
     inputs: Mapping[str, Any]
     points: tuple[int | None, ...]
-    totals: tuple[int, ...]
+    totals: tuple[int | None, ...]
     notes: tuple[Note | str, ...] = ()
     annulled: bool = False
     events: tuple[Event, ...] = ()
@@ -283,7 +283,9 @@ class Sheet:
     share a score); ``places`` gives each column's place (1, 1, 3...);
     ``winners`` the winning columns once ``finished``; ``roster`` who plays the match: the
     turn order, each seat's state and holders, and the changes of players
-    (docs/rules.md#people-who-come-and-go).
+    (docs/rules.md#people-who-come-and-go). ``players`` is the number the match began
+    with; joiners' seats follow theirs (``len(roster.states)`` seats in all), and
+    ``next`` is None too while the next hand waits for a sitter (``roster.waiting``).
     """
 
     game: str

@@ -7,6 +7,7 @@ last, only RuleError is ever raised, and extending a sheet equals building it wh
 
 from __future__ import annotations
 
+import contextlib
 import random
 from typing import Any
 
@@ -195,3 +196,36 @@ def play(game: str, seed: int, hands: int, choice: int) -> None:
 def test_random_matches_with_people_coming_and_going_keep_the_sheet_whole(
         game, seed, hands, choice):
     play(game, seed, hands, choice)
+
+
+@pytest.mark.parametrize("game", sorted(MATCHES))
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**32), changes=st.lists(st.fixed_dictionaries({
+    "after": st.integers(0, 6), "kind": st.sampled_from(["join", "sit_out", "back", "substitute",
+                                                         "leave"]),
+    "seat": st.one_of(st.none(), st.integers(-1, 8)), "at": st.one_of(st.none(),
+                                                                       st.integers(-1, 8)),
+    "person": st.one_of(st.none(), st.sampled_from(["A", "B", 7]))}), max_size=6))
+def test_any_roster_with_any_hands_is_scored_or_refused(game, seed, changes):
+    """Changes made up at random (most of them illegal) with hands made for the table as it
+    began: build_sheet gives a sheet or a RuleError, never anything else."""
+    (low, high), options, make = MATCHES[game]
+    rng = random.Random(seed)
+    players = rng.randint(low, high)
+    rules = GAMES[game]
+    roster = sorted(({k: v for k, v in c.items() if v is not None or k == "seat"}
+                     for c in changes), key=lambda c: c["after"])
+    hands: list[dict[str, Any]] = []
+    sheet = rules.build_sheet(players, hands)
+    for _hand in range(6):
+        if sheet.next is None:
+            break
+        hands.append(make(rng, sheet))
+        try:
+            sheet = rules.build_sheet(players, hands)
+        except RuleError:
+            hands.pop()
+            break
+    for count in range(len(hands) + 1):
+        with contextlib.suppress(RuleError):
+            rules.build_sheet(players, hands[:count], roster=roster)

@@ -1,6 +1,6 @@
 """People who come and go, through the web: a join, a sit-out, a substitute and a leaver,
 each one change in the history, undone and redone, refused while a hand has entries, the
-totals compared with what RULES.md gives, computed here."""
+totals compared with what docs/rules.md gives, computed here."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ def step(table, match_id: str, action: str):
 
 
 def navawhist_points(cards: int, bid: int, tricks: int) -> int:
-    """RULES.md, Navawhist, cases 1-3 (a hand where someone is exact: the tests below keep
+    """docs/rules.md#navawhist-scoring-a-hand, cases 1-3 (a hand where someone is exact: the tests below keep
     to them): exact, cards + bid; off by one, 0; off by more, -(cards + error)."""
     error = abs(bid - tricks)
     return cards + bid if error == 0 else 0 if error == 1 else -(cards + error)
@@ -158,7 +158,7 @@ def test_a_backup_keeps_who_came_and_went_and_its_history(tmp_path):
 
 
 def test_the_result_goes_to_whoever_played_most_of_the_seat(table, app):
-    """RULES.md, "Substitute", case 26: Elena plays most of Anna's seat, so the statistics
+    """docs/rules.md#people-who-come-and-go, case 26: Elena plays most of Anna's seat, so the statistics
     credit her with its result, and Anna with nothing of this match."""
     match_id = table.new_match("quarantotto", ["Anna", "Bruno"], length="games", games=3)
     from tests.test_quarantotto_web import play

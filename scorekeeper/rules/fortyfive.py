@@ -15,7 +15,18 @@ from typing import Any
 from .cards import SUITS, Card, parse_cards, suit_symbol
 from .core import N_, Event, RuleError, check_count, check_seat, places
 from .roster import Change, Kind, Table, gather, on_seats, spread
-from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status, TournamentTables
+from .sheet import (
+    ENTRY,
+    Details,
+    Figure,
+    Game,
+    Next,
+    Option,
+    Row,
+    Sheet,
+    Status,
+    TournamentTables,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 TRICKS = 5
@@ -709,7 +720,8 @@ FIGURES = (
 GAME = Game(
     key="fortyfive", name="Forty-Five", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     figures=FIGURES, counts=counts,
-    options=(TARGET, JINK, THREE_PAIRS), clockwise=True, build_sheet=build_sheet,
+    options=(TARGET, JINK, THREE_PAIRS, ENTRY), clockwise=True,
+    build_sheet=build_sheet,
     # Alone where sides() seats each player alone; two or three partnerships a table.
     tournament=TournamentTables(
         alone=tuple(n for n in range(MIN_PLAYERS, MAX_PLAYERS + 1) if len(sides(n)) == n),

@@ -17,7 +17,7 @@ from .core import (
     check_seat,
 )
 from .roster import Table, gather, on_seats, spread
-from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status
+from .sheet import ENTRY, Details, Figure, Game, Next, Option, Row, Sheet, Status
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 10
 
@@ -434,6 +434,6 @@ GAME = Game(
     figures=FIGURES, counts=counts,
     options=(Option("hook", N_("Dealer's restriction (the hook)"), "bool", True,
                     help=N_("The dealer may not bid the number that makes the bids add up "
-                            "to the cards dealt.")),),
+                            "to the cards dealt.")), ENTRY),
     clockwise=False, build_sheet=build_sheet,
 )

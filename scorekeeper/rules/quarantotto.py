@@ -15,7 +15,18 @@ from .core import N_, Event, Note, RuleError, check_seat
 from .points import Cards, read_cards, rule_error
 from .points import entry_points as read_entry
 from .roster import Table, gather, on_seats, spread
-from .sheet import Details, Figure, Game, Next, Option, Row, Sheet, Status, TournamentTables
+from .sheet import (
+    ENTRY,
+    Details,
+    Figure,
+    Game,
+    Next,
+    Option,
+    Row,
+    Sheet,
+    Status,
+    TournamentTables,
+)
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 6
 VALUES = {"A": 15, "J": 10, "Q": 10, "K": 10}
@@ -39,6 +50,7 @@ OPTIONS = (
            when=("length", "target"),
            help=N_("Used when the match is played to a target: it ends after the game "
                    "in which a total reaches it.")),
+    ENTRY,
 )
 
 

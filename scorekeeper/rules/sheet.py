@@ -96,6 +96,14 @@ class Option:
         return value
 
 
+# A joiner's entry total (docs/rules.md#people-who-come-and-go; decided case 14), an option of the games that
+# give one: the lowest total of those still playing, or 0.
+ENTRY = Option("entry", N_("A new player starts with"), "choice", "lowest",
+               choices=("lowest", "zero"),
+               words=(N_("The lowest total of those playing"), N_("0")),
+               help=N_("The total of a player who joins during the match."))
+
+
 @dataclass(frozen=True)
 class Figure:
     """A figure a game makes interesting, summed over many matches: ``of`` counted per column

@@ -1,7 +1,7 @@
 """People who come and go: the page of a match's players between hands, where a player is
-added, sits out and comes back, hands a seat over, or leaves (RULES.md, "People who come
-and go during a match"; docs/rules.md#people-who-come-and-go). Each is one change in the
-match's history, checked by the rules, undone and redone like a hand."""
+added, sits out and comes back, hands a seat over, or leaves
+(docs/rules.md#people-who-come-and-go). Each is one change in the match's history, checked
+by the rules, undone and redone like a hand."""
 
 from __future__ import annotations
 

@@ -21,6 +21,7 @@ from ..engine.ledger import Conflict, save_hand
 from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
 from ..rules import Note, Row, RuleError, Sheet
+from ..rules.roster import Presence
 from ..web.entry import check_form, tap_address
 from ..web.forms import HandForm, whole
 from ..web.pages import after_change, answer_refusal, redraw, seat_at, still_next
@@ -107,12 +108,17 @@ def printed_cell(sheet: Sheet, row: Row, column: int,
                  back: Mapping[int, int] | None = None) -> str:
     """A printed cell's detail: the points left in hand (Quarantotto) or how the player
     closed, with a re-entry before it (``back``: the total each seat re-entered with) and
-    "out" after it."""
+    "out" after it; "out" for a seat that sat the hand out (or was out of a Scala 40
+    match), nothing before a join or after a leave (decided case 29)."""
     if row.annulled:
         return ""
     back = back or {}
     words = []
     for seat in sheet.columns[column]:
+        was = row.presence[seat] if seat < len(row.presence) else Presence.IN
+        if was is not Presence.IN:
+            words.append(_(was.label) if was.label else "")
+            continue
         note = row.notes[seat] if seat < len(row.notes) else ""
         points = row.inputs.get("hand_points") or ()
         shown = points[seat] if seat < len(points) else None  # a seat not yet at the table

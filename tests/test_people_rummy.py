@@ -10,6 +10,7 @@ from typing import Any
 
 from scorekeeper.db import db
 from scorekeeper.models import Match
+from tests.conftest import pdf_text
 from tests.test_people_web import change, pages_of, step
 from tests.test_quarantotto_web import game_form
 from tests.test_quarantotto_web import play as play_game
@@ -47,11 +48,37 @@ def text_of(response) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", response.get_data(as_text=True)))
 
 
-def all_pages_answer(table, match_id: str) -> None:
+def all_pages_answer(table, match_id: str) -> str:
+    """Every page of the match answers, none says "None"; the text of its PDF."""
     pages = pages_of(table, match_id)
     assert set(pages.values()) == {200}, pages
-    pdf = table.client.get(f"/matches/{match_id}.pdf").get_data()
-    assert pdf.startswith(b"%PDF")
+    for url in (f"/matches/{match_id}", f"/matches/{match_id}/live",
+                f"/matches/{match_id}.csv"):
+        assert "None" not in text_of(table.client.get(url)), url
+    text, _pages, _ = pdf_text(table.client.get(f"/matches/{match_id}.pdf"))
+    assert "None" not in text
+    return text
+
+
+def cells(page: str, row_id: str) -> list[str]:
+    """The text of each cell of a row of the live sheet."""
+    row = re.search(rf'<tr id="{row_id}".*?</tr>', page, re.S)
+    assert row, row_id
+    return [re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", cell)).strip()
+            for cell in re.findall(r"<td.*?</td>", row.group(0), re.S)]
+
+
+def names_row(page: str) -> list[str]:
+    """The players' names as the sheet's head lists them, in turn order."""
+    row = re.search(r'<tr id="names-row".*?</tr>|<thead>\s*<tr>.*?</tr>', page, re.S)
+    assert row
+    return re.findall(r'<span class="name">([^<]*)</span>', row.group(0))
+
+
+def penalties(hands: dict[int, Any], closer: int) -> dict[int, int]:
+    """RULES.md, Scala 40: the closer pays 0, every other player the penalty points of the
+    cards left (no closing in hand, nobody who never opened in the deals below)."""
+    return {seat: 0 if seat == closer else in_hand(h, SCALA40) for seat, h in hands.items()}
 
 
 def ok(response) -> None:
@@ -123,9 +150,14 @@ def test_a_quarantotto_evening_with_people_coming_and_going(table, client, app):
     assert sheet["totals"] == totals
     assert sheet["hands"][2]["inputs"]["points"] == [10, None, 40, None]
     assert sheet["hands"][2]["points"][bruno] is None
-    all_pages_answer(table, match_id)
-    live = text_of(client.get(f"/matches/{match_id}/live"))
-    assert "out" in live
+    pdf = all_pages_answer(table, match_id)
+    assert "out" in pdf
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert names_row(page) == ["Anna", "Bruno", "Carla", "Dario"]
+    assert cells(page, "game-1")[dario] == ""  # before he joined: empty, not 0
+    assert cells(page, "game-3")[bruno] == "out"
+    assert cells(page, "game-3")[dario].split()[-1] == str(totals[dario])
+    assert "sitting out" in text_of(client.get(f"/matches/{match_id}"))
 
     # Undo and redo game 3.
     ok(step(table, match_id, "undo"))
@@ -141,6 +173,9 @@ def test_a_quarantotto_evening_with_people_coming_and_going(table, client, app):
     sheet = table.sheet(match_id)
     assert sheet["next"]["seats"] == [bruno, carla, dario]
     assert sheet["next"]["dealer"] == dario
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'name="values-0"' not in page and 'name="values-1"' in page
+    assert "left" in text_of(client.get(f"/matches/{match_id}"))
     # Game 4, the last (3 players at the start + 1 joiner): the stock runs out.
     game4 = {bruno: 6, carla: 6, dario: 9}
     ok(play_game(table, match_id, "stock", [None, 6, 6, 9]))
@@ -154,9 +189,112 @@ def test_a_quarantotto_evening_with_people_coming_and_going(table, client, app):
     best = max(totals[s] for s in (bruno, carla, dario))
     assert sheet["winners"] == [s for s in (bruno, carla, dario) if totals[s] == best]
     all_pages_answer(table, match_id)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert cells(page, "game-4")[anna] == ""  # after she left: empty
     # The match is over: it takes no more changes.
     refused = change(table, match_id, "join", name="Franco")
     assert refused.status_code == 422
     assert table.sheet(match_id)["version"] == sheet["version"]
+    with app.app_context():
+        assert len(db.session.get(Match, match_id).seats) == 4
+
+
+def test_a_scala40_match_with_a_join_a_substitute_and_a_leaver(table, client, app):
+    match_id = table.new_match("scala40", ["Anna", "Bruno", "Carla"])
+    anna, bruno, carla, dario = range(4)
+    threshold = 101
+    # Deal 1 (Anna deals): Anna closes; Bruno a lone Ace, Carla Q Q 9.
+    deal1 = {anna: None, bruno: "A", carla: "Q Q 9"}
+    ok(play_deal(table, match_id, anna, {bruno: "A", carla: "Q Q 9"}))
+    totals = added([0, 0, 0], penalties(deal1, anna))
+    assert table.sheet(match_id)["totals"] == totals
+
+    # Scala 40 takes no sit-out: refused, saying why, naming the player; nothing stored.
+    version = table.sheet(match_id)["version"]
+    refused = change(table, match_id, "sit_out", seat=bruno)
+    assert refused.status_code == 422
+    said = text_of(refused)
+    assert "Scala 40 does not allow sitting out" in said and "Bruno" in said
+    assert table.sheet(match_id)["version"] == version
+    assert table.sheet(match_id)["totals"] == totals
+
+    # Dario joins with the highest total of those still in; it is not a re-entry.
+    ok(change(table, match_id, "join", name="Dario"))
+    sheet = table.sheet(match_id)
+    assert sheet["totals"] == [*totals, max(totals)]
+    assert not any(sheet["details"]["reentries"])
+    assert sheet["next"]["seats"] == [anna, bruno, carla, dario]
+    all_pages_answer(table, match_id)
+    # Deal 1 corrected (Carla held Q Q 8): the form shows the three who played it, and
+    # Dario's entry total follows.
+    url = f"/matches/{match_id}/scala40/1/edit"
+    form = client.get(url).get_data(as_text=True)
+    assert 'name="values-2"' in form and "Dario" not in re.sub(r"<[^>]+>", "", form.split(
+        'id="deal-form"')[1])
+    ok(table.post(url, deal_form(sheet, anna, {bruno: "A", carla: "Q Q 8"}) | {"number": 1}))
+    deal1[carla] = "Q Q 8"
+    totals = added([0, 0, 0], penalties(deal1, anna))
+    totals = [*totals, max(totals)]
+    sheet = table.sheet(match_id)
+    assert sheet["totals"] == totals
+    assert sheet["hands"][0]["inputs"]["points"] == [None, "A", "Q Q 8"]
+
+    # Deal 2 (Bruno deals): Bruno closes; Dario's 80 put him out.
+    deal2 = {anna: "K", bruno: None, carla: "7 3", dario: 80}
+    ok(play_deal(table, match_id, bruno, {anna: "K", carla: "7 3", dario: 80}))
+    totals = added(totals, penalties(deal2, bruno))
+    sheet = table.sheet(match_id)
+    assert sheet["totals"] == totals
+    assert totals[dario] >= threshold and sheet["details"]["eliminated"] == [dario]
+    all_pages_answer(table, match_id)
+
+    # Elena plays for Carla from deal 3.
+    ok(change(table, match_id, "substitute", seat=carla, name="Elena"))
+    all_pages_answer(table, match_id)
+    sheet = table.sheet(match_id)
+    assert sheet["next"]["seats"] == [anna, bruno, carla]
+    assert sheet["next"]["dealer"] == carla
+    # Deal 3: Anna closes.
+    deal3 = {anna: None, bruno: 50, carla: "K Q J"}
+    ok(play_deal(table, match_id, anna, {bruno: 50, carla: "K Q J"}))
+    totals = added(totals, penalties(deal3, anna))
+    assert table.sheet(match_id)["totals"] == totals
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert cells(page, "deal-1")[dario] == ""  # before he joined: empty
+    assert cells(page, "deal-3")[dario] == "out"  # out of the match
+    assert names_row(page) == ["Anna", "Bruno", "Carla", "Dario"]
+
+    # Bruno goes home after deal 3: out from deal 4, ranked as put out in deal 3.
+    ok(change(table, match_id, "leave", seat=bruno))
+    all_pages_answer(table, match_id)
+    sheet = table.sheet(match_id)
+    assert sheet["totals"] == totals
+    assert sheet["next"]["seats"] == [anna, carla]
+    assert sheet["next"]["dealer"] == anna  # Dario is out, Bruno gone
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert 'name="values-1"' not in page and 'name="closer" value="1"' not in page
+    assert "left" in text_of(client.get(f"/matches/{match_id}"))
+    # An entry for the leaver is refused, naming him; nothing stored.
+    version = sheet["version"]
+    refused = play_deal(table, match_id, carla, {anna: 95, bruno: 5})
+    assert refused.status_code == 422 and "Bruno" in text_of(refused)
+    assert table.sheet(match_id)["version"] == version
+
+    # Deal 4: Elena closes for Carla; Anna's 95 put her out: Carla's seat wins.
+    deal4 = {anna: 95, carla: None}
+    ok(play_deal(table, match_id, carla, {anna: 95}))
+    totals = added(totals, penalties(deal4, carla))
+    sheet = table.sheet(match_id)
+    assert sheet["totals"] == totals
+    assert totals[anna] >= threshold
+    assert sheet["status"] == "finished" and sheet["winners"] == [carla]
+    # Later outs rank higher: Anna (deal 4), Bruno (left after deal 3), Dario (deal 2),
+    # whatever their totals.
+    assert [entry["seats"][0] for entry in sheet["ranking"]] == [carla, anna, bruno, dario]
+    assert len({entry["place"] for entry in sheet["ranking"]}) == 4
+    all_pages_answer(table, match_id)
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert cells(page, "deal-4")[bruno] == ""  # after he left: empty
+    assert cells(page, "deal-4")[dario] == "out"
     with app.app_context():
         assert len(db.session.get(Match, match_id).seats) == 4

@@ -51,6 +51,8 @@ def text_of(response) -> str:
 def all_pages_answer(table, match_id: str) -> str:
     """Every page of the match answers, none says "None"; the text of its PDF."""
     pages = pages_of(table, match_id)
+    pages[f"/matches/{match_id}/screen"] = table.client.get(
+        f"/matches/{match_id}/screen").status_code
     assert set(pages.values()) == {200}, pages
     for url in (f"/matches/{match_id}", f"/matches/{match_id}/live",
                 f"/matches/{match_id}.csv"):
@@ -298,3 +300,49 @@ def test_a_scala40_match_with_a_join_a_substitute_and_a_leaver(table, client, ap
     assert cells(page, "deal-4")[dario] == "out"
     with app.app_context():
         assert len(db.session.get(Match, match_id).seats) == 4
+
+
+def test_a_quarantotto_joiner_seated_between_two_players(table, client):
+    match_id = table.new_match("quarantotto", ["Anna", "Bruno", "Carla"], first_dealer=0)
+    anna, bruno, carla, dario = range(4)
+    game1 = {anna: None, bruno: 20, carla: 10}
+    ok(play_game(table, match_id, anna, [None, 20, 10]))
+    totals = added([0, 0, 0], quarantotto_scores(game1, anna))
+    # Dario sits down between Anna and Bruno: he deals next, after Anna.
+    ok(change(table, match_id, "join", name="Dario", at=1))
+    sheet = table.sheet(match_id)
+    totals = [*totals, min(totals)]
+    assert sheet["totals"] == totals
+    assert sheet["next"]["dealer"] == dario
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert names_row(page) == ["Anna", "Dario", "Bruno", "Carla"]
+    # The keypads come in turn order too.
+    pads = [int(seat) for seat in re.findall(r'name="values-(\d)"', page)]
+    assert pads == [anna, dario, bruno, carla]
+    assert cells(page, "game-1")[1] == ""  # Dario's column, before he joined
+    ok(change(table, match_id, "sit_out", seat=carla))
+    # Game 2 saved with htmx: the answer is the row saved, in turn order, Carla out.
+    game2 = {anna: 5, bruno: 30, dario: None}
+    response = play_game(table, match_id, dario, [5, 30, None, None],
+                         headers={"HX-Request": "true"})
+    assert response.status_code == 200, text_of(response)[:2000]
+    answer = response.get_data(as_text=True)
+    totals = added(totals, quarantotto_scores(game2, dario))
+    assert table.sheet(match_id)["totals"] == totals
+    assert cells(answer, "game-2") == cells(client.get(f"/matches/{match_id}").get_data(
+        as_text=True), "game-2")
+    assert cells(answer, "game-2")[3] == "out"
+    # Game 2 corrected: its form offers the three dealt in; Carla's entry stays None.
+    url = f"/matches/{match_id}/quarantotto/2/edit"
+    form = client.get(url).get_data(as_text=True)
+    assert 'name="values-2"' not in form and 'name="closer" value="2"' not in form
+    assert 'name="values-1"' in form and 'name="closer" value="3" checked' in form
+    ok(table.post(url, game_form(table.sheet(match_id), dario, [5, 40, None, None])
+                  | {"number": 2}))
+    game2[bruno] = 40
+    totals = added(added([0, 0, 0], quarantotto_scores(game1, anna)), {})
+    totals = added([*totals, min(totals)], quarantotto_scores(game2, dario))
+    sheet = table.sheet(match_id)
+    assert sheet["totals"] == totals
+    assert sheet["hands"][1]["inputs"]["points"] == [5, 40, None, None]
+    all_pages_answer(table, match_id)

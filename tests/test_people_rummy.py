@@ -1,7 +1,7 @@
 """People who come and go in the rummy games, through the web: a Quarantotto evening with a
 join, a sit-out and a return, a substitute and a leaver, a correction and an undo in between;
 a Scala 40 match with a join, a refused sit-out, a substitute and a leaver. Every total is
-computed here from RULES.md, and every page answers after each change."""
+computed here from docs/rules.md, and every page answers after each change."""
 
 from __future__ import annotations
 
@@ -22,7 +22,7 @@ SCALA40 = {"*": 25, "A": 11, "J": 10, "Q": 10, "K": 10}
 
 
 def in_hand(entry: Any, values: dict[str, int]) -> int:
-    """RULES.md: a hand's points, from a total or the cards left (face value unless listed)."""
+    """docs/rules.md: a hand's points, from a total or the cards left (face value unless listed)."""
     if isinstance(entry, int):
         return entry
     cards = entry.split()
@@ -32,7 +32,7 @@ def in_hand(entry: Any, values: dict[str, int]) -> int:
 
 
 def quarantotto_scores(hands: dict[int, Any], closer: int | None) -> dict[int, int]:
-    """RULES.md, Quarantotto: W is the worst hand of those dealt in (``hands``, by seat;
+    """docs/rules.md, Quarantotto: W is the worst hand of those dealt in (``hands``, by seat;
     the closer's 0); each scores W - h."""
     points = {seat: 0 if seat == closer else in_hand(h, QUARANTOTTO)
               for seat, h in hands.items()}
@@ -78,7 +78,7 @@ def names_row(page: str) -> list[str]:
 
 
 def penalties(hands: dict[int, Any], closer: int) -> dict[int, int]:
-    """RULES.md, Scala 40: the closer pays 0, every other player the penalty points of the
+    """docs/rules.md, Scala 40: the closer pays 0, every other player the penalty points of the
     cards left (no closing in hand, nobody who never opened in the deals below)."""
     return {seat: 0 if seat == closer else in_hand(h, SCALA40) for seat, h in hands.items()}
 

@@ -23,8 +23,9 @@ def step(table, match_id: str, action: str):
 
 
 def navawhist_points(cards: int, bid: int, tricks: int) -> int:
-    """docs/rules.md#navawhist-scoring-a-hand, cases 1-3 (a hand where someone is exact: the tests below keep
-    to them): exact, cards + bid; off by one, 0; off by more, -(cards + error)."""
+    """docs/rules.md#navawhist-scoring-a-hand, cases 1-3 (a hand where someone is exact:
+    the tests below keep to them): exact, cards + bid; off by one, 0; off by more,
+    -(cards + error)."""
     error = abs(bid - tricks)
     return cards + bid if error == 0 else 0 if error == 1 else -(cards + error)
 
@@ -158,8 +159,8 @@ def test_a_backup_keeps_who_came_and_went_and_its_history(tmp_path):
 
 
 def test_the_result_goes_to_whoever_played_most_of_the_seat(table, app):
-    """docs/rules.md#people-who-come-and-go, case 26: Elena plays most of Anna's seat, so the statistics
-    credit her with its result, and Anna with nothing of this match."""
+    """docs/rules.md#people-who-come-and-go, case 26: Elena plays most of Anna's seat, so
+    the statistics credit her with its result, and Anna with nothing of this match."""
     match_id = table.new_match("quarantotto", ["Anna", "Bruno"], length="games", games=3)
     from tests.test_quarantotto_web import play
 

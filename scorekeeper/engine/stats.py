@@ -49,8 +49,8 @@ def facts_of(match: Match) -> Facts:
     sheet = sheets().peek((match.id, match.version)) or compute_sheet(
         match, [hand.data for hand in match.hands])
     game = GAMES[match.game]
-    # A seat's result goes to whoever played most of its hands (docs/rules.md#people-who-come-and-go, case 26): its own
-    # player (None), or a substitute.
+    # A seat's result goes to whoever played most of its hands (its own player, None, or a
+    # substitute): docs/rules.md#people-who-come-and-go, case 26.
     credit = sheet.roster.credit
     ids = [seat.player_id if s >= len(credit) or credit[s] is None else credit[s]
            for s, seat in enumerate(match.seats)]

@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from ..engine.history import Field, Words
 from ..engine.printing import Printing, open_rows
 from ..models import Match
-from ..rules import N_, RuleError, quarantotto
+from ..rules import N_, RuleError, Sheet, quarantotto
 from ..web.access import needs_edit_right
 from ..web.entry import addressed, correcting, tap_address
 from ..web.forms import whole
@@ -107,12 +107,13 @@ def enter(match_id: str):
                        data=_game_data, saved=SAVED)
 
 
-def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
+def _edit_page(match: Match, number: int, draft: Draft, before: Sheet, *,
+               error: Any = None):
+    context = {"template": EDIT_TEMPLATE, "number": number, "draft": draft, "offered": before}
     if error is not None:
-        return answer_refusal(match, error, template=EDIT_TEMPLATE, number=number, draft=draft)
-    return redraw(match, CORRECT_PANEL, template=EDIT_TEMPLATE, number=number, draft=draft,
-                  address=tap_address("quarantotto.edit", number, draft.state(),
-                                      match_id=match.id, number=number))
+        return answer_refusal(match, error, **context)
+    return redraw(match, CORRECT_PANEL, **context, address=tap_address(
+        "quarantotto.edit", number, draft.state(), match_id=match.id, number=number))
 
 
 @bp.route("/matches/<match_id>/quarantotto/<int:number>/edit", methods=["GET", "POST"])

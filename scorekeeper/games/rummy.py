@@ -18,9 +18,10 @@ from flask import request
 from flask_babel import gettext as _
 
 from ..engine.ledger import Conflict, save_hand
-from ..engine.sheets import compute_sheet
+from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
 from ..rules import Note, Row, RuleError, Sheet
+from ..rules.roster import Presence
 from ..web.entry import check_form, tap_address
 from ..web.forms import HandForm, whole
 from ..web.pages import after_change, answer_refusal, redraw, seat_at, still_next
@@ -60,23 +61,43 @@ def correct(match: Match, number: int, hand: dict[str, Any], draft_class: Any, *
     """Correct hand ``number`` (stored as ``hand``): shown as stored, or as the address
     carries it after a tap; shown again after a tap; stored once the rules accept it. A
     refusal, or another phone's change first, shows it again as typed.
-    ``page(match, number, draft, error=...)`` draws the correction page."""
-    players = len(match.seats)
+    ``page(match, number, draft, before, error=...)`` draws the correction page, ``before``
+    the sheet as it stood before the hand (:func:`offered`): the form offers the seats dealt
+    in then and keeps the others None."""
+    before = offered(match, number)
+    players = seats_of(before)
     if request.method == "GET":
         shown = whole(request.args.get("n")) == number
         return page(match, number, draft_class.read(request.args, players) if shown
-                    else draft_class.stored(hand, players))
+                    else draft_class.stored(hand, players), before)
     draft = draft_class.posted(players)
     form = HandForm(data={"number": number})
     try:
         check_form(form, match)
         if draft.tapped or not saving():
-            return page(match, number, draft)
-        save_hand(match, number, data(draft, compute_sheet(match)), expected=form.version.data,
+            return page(match, number, draft, before)
+        save_hand(match, number, data(draft, before), expected=form.version.data,
                   kind="correct")
     except (RuleError, Conflict) as error:
-        return page(match, number, draft, error=error)
+        return page(match, number, draft, before, error=error)
     return after_change(match, step="correct")
+
+
+def offered(match: Match, number: int) -> Sheet:
+    """The sheet as it stood before hand ``number``: the hands before it and the changes of
+    who plays made by then. Its ``next`` is that hand as it was offered (its dealer, the
+    seats dealt in) and its roster the table then (a later joiner has no seat in it)."""
+    hands = stored_hands(match)
+    if number > len(hands):
+        return compute_sheet(match)
+    roster = [change for change in match.roster if change.get("after", 0) < number]
+    return compute_sheet(match, list(hands[: number - 1]), roster=roster)
+
+
+def seats_of(sheet: Sheet) -> int:
+    """How many seats the table of ``sheet`` has, a departed seat included: a hand's entries
+    hold one per seat (None for a seat not dealt in)."""
+    return len(sheet.roster.order) or sheet.players
 
 
 # Short marks keep a column narrow on paper; the legend under the table explains them.
@@ -87,12 +108,17 @@ def printed_cell(sheet: Sheet, row: Row, column: int,
                  back: Mapping[int, int] | None = None) -> str:
     """A printed cell's detail: the points left in hand (Quarantotto) or how the player
     closed, with a re-entry before it (``back``: the total each seat re-entered with) and
-    "out" after it."""
+    "out" after it; "out" for a seat that sat the hand out (or was out of a Scala 40
+    match), nothing before a join or after a leave (decided case 29)."""
     if row.annulled:
         return ""
     back = back or {}
     words = []
     for seat in sheet.columns[column]:
+        was = row.presence[seat] if seat < len(row.presence) else Presence.IN
+        if was is not Presence.IN:
+            words.append(_(was.label) if was.label else "")
+            continue
         note = row.notes[seat] if seat < len(row.notes) else ""
         points = row.inputs.get("hand_points") or ()
         shown = points[seat] if seat < len(points) else None  # a seat not yet at the table

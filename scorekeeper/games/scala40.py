@@ -19,9 +19,8 @@ from werkzeug.datastructures import MultiDict
 
 from ..engine.history import Field, Words
 from ..engine.printing import Printing
-from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
-from ..rules import N_, Next, Row, Sheet, scala40
+from ..rules import N_, Row, Sheet, scala40
 from ..rules.cards import RANKS
 from ..web.access import needs_edit_right
 from ..web.entry import addressed, correcting, tap_address
@@ -135,16 +134,9 @@ def enter(match_id: str):
     return rummy.enter(get_match(match_id, "scala40"), Draft, saving=_saving, data=_deal_data)
 
 
-def _before(match: Match, number: int) -> Next:
-    """The deal ``number`` as it was offered: its dealer, seats still in and re-entries."""
-    sheet = compute_sheet(match, stored_hands(match)[: number - 1])
-    assert sheet.next is not None  # a later deal exists, so the match went on
-    return sheet.next
-
-
-def _edit_page(match: Match, number: int, draft: Draft, *, error: Any = None):
+def _edit_page(match: Match, number: int, draft: Draft, before: Sheet, *, error: Any = None):
     context = {"template": EDIT_TEMPLATE, "number": number, "draft": draft,
-               "next_hand": _before(match, number), "annul": True}
+               "offered": before, "next_hand": before.next, "annul": True}
     if error is not None:
         return answer_refusal(match, error, **context)
     return redraw(match, CORRECT_PANEL, **context, address=tap_address(

@@ -333,7 +333,8 @@ class _Match:
         """The changes Scala 40 refuses: sitting out, and a new player in pairs."""
         if change.kind is Kind.SIT_OUT:
             raise RuleError(N_("Scala 40 does not allow sitting out: a player who cannot play "
-                                "a deal leaves."))
+                                "a deal leaves, so %(player)s may leave or hand the seat to a "
+                                "substitute."), seat=change.seat)
         if change.kind is Kind.JOIN and self.opts["pairs"]:
             raise RuleError(N_("Scala 40 in pairs takes no new player: a substitute may take "
                                "the seat."))

@@ -96,8 +96,8 @@ class Option:
         return value
 
 
-# A joiner's entry total (docs/rules.md#people-who-come-and-go; decided case 14), an option of the games that
-# give one: the lowest total of those still playing, or 0.
+# A joiner's entry total, an option of the games that give one: the lowest total of those
+# still playing, or 0 (docs/rules.md#people-who-come-and-go; decided case 14).
 ENTRY = Option("entry", N_("A new player starts with"), "choice", "lowest",
                choices=("lowest", "zero"),
                words=(N_("The lowest total of those playing"), N_("0")),

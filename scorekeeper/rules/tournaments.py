@@ -309,15 +309,23 @@ def table_result(sheet: Sheet, entrants: Sequence[Entrant], game: Game, *,
     entrant of its seats (seat s is of ``entrants[s % len(entrants)]``, so a pair or a side
     counts once), the hands completed, finished once the match is over or ``closed`` (the
     round closed, the match given up), a single winner by the game's own ranking, and the
-    deal that last put each entrant out where the game's status says (``out_in``).
+    deal that last put each entrant out where the game's status says (``out_in``), and the
+    entrants who left (``sheet.roster.left_after``: the hand after which a seat left; a
+    partner leaving takes the pair out, at the first of its seats to leave).
     """
     owner = tuple(entrants[column[0] % len(entrants)] for column in sheet.columns)
     out = getattr(sheet.status, "out_in", None)
+    left: dict[Entrant, int] = {}
+    for seat, after in enumerate(sheet.roster.left_after):
+        if after is not None:
+            entrant = entrants[seat % len(entrants)]
+            left[entrant] = min(after, left.get(entrant, after))
     return TableResult(
         owner, tuple(sheet.totals), hands=len(sheet.rows), finished=sheet.finished or closed,
         higher_wins=not game.lower_wins,
         winner=owner[sheet.winners[0]] if sheet.finished and len(sheet.winners) == 1 else None,
-        eliminated=tuple(out) if out and any(deal is not None for deal in out) else None)
+        eliminated=tuple(out) if out and any(deal is not None for deal in out) else None,
+        leavers=tuple(left.items()))
 
 
 def match_options(game: Game, chosen: Mapping[str, Any], players: int, *,

@@ -21,6 +21,7 @@ from ..web.i18n import rule_message
 from ..web.pages import elsewhere_notice, get_match, sheet_context
 from ..web.people import holders
 from ..web.tables import known_players
+from ..web.tournaments import tournament_table
 
 bp = Blueprint("people", __name__)
 
@@ -48,11 +49,14 @@ def players_page(match: Match, *, form: PlayersForm | None = None, error: str | 
     context = sheet_context(match)
     roster = context["sheet"].roster
     table = db.session.get(Table, match.table_id)
+    # A tournament's match takes only substitutes and leavers (TOURNAMENTS.md).
+    seated = tournament_table(match) is not None
     return render_template(
         "matches/players.html", **context, form=form or PlayersForm(), error=error,
         roster=roster, order=roster.order or tuple(range(len(match.names))),
         holders=holders(match, context["sheet"]), known=known_players(table),
-        name_length=NAME_LENGTH, entry=entry_total(match)), status
+        name_length=NAME_LENGTH, tournament=seated,
+        entry=None if seated else entry_total(match)), status
 
 
 @bp.get("/matches/<match_id>/players")

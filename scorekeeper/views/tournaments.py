@@ -58,6 +58,7 @@ from ..web.links import qr_svg, share_url
 from ..web.pages import download_language, is_htmx
 from ..web.tables import known_players
 from ..web.tournaments import (
+    changes_said,
     close_round,
     closing_key,
     current_round,
@@ -144,7 +145,7 @@ def _context(tournament: Tournament) -> dict:
             "last": row is not None and _last(tournament, row),
             "reopen": reopenable(tournament) if runs else None,
             "standings_url": share_url("tournaments.standings", tournament_id=tournament.id),
-            "kept_html": kept_html}
+            "kept_html": kept_html, "changes_said": changes_said}
 
 
 def kept_html(key: tuple, caller: Callable[[], str]) -> Markup:

@@ -35,6 +35,7 @@ from ..models import (
 from ..rules import GAMES
 from ..rules import tournaments as rules
 from .access import device_token, is_member
+from .people import marks_said, people
 
 
 def get_tournament(tournament_id: str) -> Tournament:
@@ -108,6 +109,8 @@ class TableMatch:
     id: str
     names: tuple[str, ...]
     abandoned: bool
+    # the names of the people its changes name (substitutes), by id
+    people: tuple[tuple[Any, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -213,10 +216,20 @@ def _round(tournament: Tournament, row: TournamentRound,
                                     closed=row.closed or match.abandoned) if match else \
             rules.TableResult(tuple(table.entrants), (0,) * len(table.entrants), hands=0,
                               finished=True)
-        shown = match and TableMatch(match.id, tuple(match.names), bool(match.abandoned))
+        shown = match and TableMatch(match.id, tuple(match.names), bool(match.abandoned),
+                                     tuple(people(match).items()))
         played.append(Played(SeatedTable.of(table), shown, sheet, rules.score_table(result)))
     ranked, order, out = _ranking(tournament, context)
     return played, ranked(order, [_scores(row, played)], out)
+
+
+def changes_said(played: Played) -> list[str]:
+    """The sentences of the changes of who plays at a table ("Carla plays for Anna from hand
+    5", "Dario leaves after hand 4"), in the viewer's language: what a round's page and PDF
+    print under the table."""
+    if played.match is None or played.sheet is None:
+        return []
+    return marks_said(played.sheet, played.match.names, dict(played.match.people))
 
 
 def seat_next_round(tournament: Tournament) -> TournamentRound:

@@ -172,3 +172,108 @@ def test_a_leaver_abandons_the_match_as_tournaments_md_scores_it(app: Flask) -> 
     seated = [n for t in organiser.state(tournament_id)["rounds"][1]["tables"]
               for n in t["entrants"]]
     assert leaver in seated
+
+
+def danish_tables(standing: list[str], sizes: list[int],
+                  previous: list[list[str]]) -> list[list[str]]:
+    """TOURNAMENTS.md, "Danish": the standing in blocks of the table sizes, then the first
+    swap (table i's entrants from the lowest standing up, table i + 1's from the highest
+    down) that lowers the repeats at two adjacent tables, again from table 1, until none
+    does; seats follow standing."""
+    before = {name: t for t, table in enumerate(previous) for name in table}
+
+    def repeats(table: list[str]) -> int:
+        return sum(a in before and before.get(b) == before[a]
+                   for i, a in enumerate(table) for b in table[i + 1:])
+
+    tables, start = [], 0
+    for size in sizes:
+        tables.append(standing[start:start + size])
+        start += size
+    swapped = True
+    while swapped:
+        swapped = False
+        for i in range(len(tables) - 1):
+            here, there = tables[i], tables[i + 1]
+            for x in sorted(here, key=standing.index, reverse=True):
+                for y in sorted(there, key=standing.index):
+                    a = [y if n == x else n for n in here]
+                    b = [x if n == y else n for n in there]
+                    if repeats(a) + repeats(b) < repeats(here) + repeats(there):
+                        tables[i], tables[i + 1] = a, b
+                        swapped = True
+                        break
+                if swapped:
+                    break
+            if swapped:
+                break
+    return [sorted(table, key=standing.index) for table in tables]
+
+
+def add_entrant(organiser, tournament_id: str, name: str):
+    return organiser.post(f"/tournaments/{tournament_id}/entrants", {"entrant": name})
+
+
+def test_a_late_entrant_joins_a_danish_evening_between_rounds(app: Flask) -> None:
+    organiser, tournament_id, phones = evening(app, rounds=2)
+    rng = random.Random(11)
+    play(phones[0], rng)
+    # Round 1 is still being played at table 2: not between rounds yet.
+    refused = add_entrant(organiser, tournament_id, "Ivy")
+    assert refused.status_code == 422
+    assert "Round 1 is being played: a late entrant is added between rounds" in text_of(refused)
+    assert len(organiser.state(tournament_id)["entrants"]) == 8
+    play(phones[1], rng)
+    page = text_of(organiser.client.get(f"/tournaments/{tournament_id}"))
+    assert "A late entrant is seated from round 2 on" in page
+    ok(add_entrant(organiser, tournament_id, "Ivy"))
+    first = expected_round([organiser.sheet(p.match_id) for p in phones], lower_wins=False)
+    order = draw(EIGHT, 2026)
+    state = organiser.state(tournament_id)
+    # The lowest in the standings, with 0 points, even below an entrant with fewer match
+    # points; round 1 shown as sat out (0 points, not a loss).
+    waiting = [*expected_standings(order, [first]), ("Ivy", Fraction(0), Fraction(0), 0)]
+    assert any(row[2] < 0 for row in waiting[:-1])
+    assert shown(state["standings"]) == waiting
+    assert shown(state["rounds"][0]["standings"]) == waiting
+    assert state["rounds"][0]["sitting_out"] == ["Ivy"]
+    assert state["late_entrants"] == [{"entrant": "Ivy", "from_round": 2}]
+    tables_before = state["rounds"][0]["tables"]
+    # Round 2 (the last): nine sit 3, 3, 3, Ivy as the lowest in the standing.
+    phones = [table_phone(app, link) for link in organiser.seat(tournament_id)]
+    state = organiser.state(tournament_id)
+    assert state["rounds"][0]["tables"] == tables_before  # never re-drawn
+    standing = [row[0] for row in waiting]
+    expected_tables = danish_tables(standing, [3, 3, 3],
+                                    [t["entrants"] for t in tables_before])
+    assert [t["entrants"] for t in state["rounds"][1]["tables"]] == expected_tables
+    assert state["rounds"][1]["sitting_out"] == []
+    # The last round is seated: nobody can be added any more.
+    refused = add_entrant(organiser, tournament_id, "Jo")
+    assert refused.status_code == 422
+    assert "The last round is seated: no entrant can be added any more." in text_of(refused)
+    for phone in phones:
+        play(phone, rng)
+    second = expected_round([organiser.sheet(p.match_id) for p in phones], lower_wins=False)
+    state = organiser.state(tournament_id)
+    assert len(state["entrants"]) == 9
+    assert shown(state["standings"]) == expected_standings([*order, "Ivy"], [first, second])
+    text, _count, _pages = pdf_text(organiser.client.get(
+        f"/tournaments/{tournament_id}/standings.pdf"))
+    assert "Ivy sits out." in text
+
+
+def test_a_round_robin_or_a_knockout_takes_no_late_entrant(app: Flask) -> None:
+    for fmt in ("groups", "knockout"):
+        organiser, tournament_id, phones = evening(app, format=fmt)
+        rng = random.Random(2)
+        for phone in phones:
+            play(phone, rng)
+        before = organiser.state(tournament_id)
+        refused = add_entrant(organiser, tournament_id, "Ivy")
+        assert refused.status_code == 422
+        assert ("Entrants can be added before round 1 only: a round-robin group and a "
+                "knockout are closed once drawn.") in text_of(refused)
+        assert organiser.state(tournament_id) == before
+        page = text_of(organiser.client.get(f"/tournaments/{tournament_id}"))
+        assert "A late entrant is seated" not in page

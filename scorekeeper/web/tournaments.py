@@ -61,9 +61,44 @@ def plan(tournament: Tournament) -> rules.Tournament:
     """What the rules know of the tournament."""
     return rules.Tournament(
         GAMES[tournament.game], tournament.seed,
-        tuple(entrant.number for entrant in tournament.entrants), pairs=tournament.pairs,
-        size=tournament.size, format=rules.Format(tournament.format), rounds=tournament.rounds,
-        go_on=tournament.go_on)
+        tuple(entrant.number for entrant in tournament.entrants if entrant.joined is None),
+        pairs=tournament.pairs, size=tournament.size, format=rules.Format(tournament.format),
+        rounds=tournament.rounds, go_on=tournament.go_on,
+        late=tuple(entrant.number for entrant in tournament.entrants
+                   if entrant.joined is not None))
+
+
+def missed(tournament: Tournament, number: int) -> tuple[int, ...]:
+    """The late entrants who were added after round ``number`` was seated: that round is
+    shown as sat out for them (0 points, not a loss)."""
+    return tuple(e.number for e in tournament.entrants
+                 if e.joined is not None and e.joined >= number)
+
+
+def sitting_out(tournament: Tournament, row: TournamentRound) -> list[int]:
+    """Who sat round ``row`` out: those its seating left out, then the late entrants who
+    were not in the evening yet."""
+    return [*row.sitting_out, *missed(tournament, row.number)]
+
+
+def late_refusal(tournament: Tournament) -> str | None:
+    """Why an entrant cannot be added to the evening now, once round 1 is seated; None
+    when a late entrant may be (TOURNAMENTS.md, "People who come and go": Danish only,
+    between rounds, until the last round is seated)."""
+    row = current_round(tournament)
+    if row is None:
+        return None
+    if tournament.format != rules.Format.DANISH:
+        return _("Entrants can be added before round 1 only: a round-robin group and a "
+                 "knockout are closed once drawn.")
+    if row.number >= tournament.rounds:
+        return _("The last round is seated: no entrant can be added any more.")
+    if len(tournament.entrants) >= rules.MAX_ENTRANTS:
+        return _("A tournament has at most %(n)s entrants.", n=rules.MAX_ENTRANTS)
+    if not (row.closed or results(tournament).finished(row.number)):
+        return _("Round %(n)s is being played: a late entrant is added between rounds, once "
+                 "it is over.", n=row.number)
+    return None
 
 
 def withdrawn(tournament: Tournament) -> frozenset[int]:
@@ -174,9 +209,12 @@ def results(tournament: Tournament) -> Results:
             for round_key, row in zip(keys, tournament.round_rows, strict=True)]
     rounds = [played for played, _standings in done]
     ranked, order, out = _ranking(tournament, context)
+    # a late entrant who has not played yet ranks last
+    waiting = missed(tournament, len(tournament.round_rows))
     overall = cache("tournaments", lambda value: 1024 + 1024 * len(value.rows)).get(
         key, lambda: ranked(order, [_scores(row, played) for row, played
-                                    in zip(tournament.round_rows, rounds, strict=True)], out))
+                                    in zip(tournament.round_rows, rounds, strict=True)], out,
+                            waiting))
     last = tournament.round_rows[-1] if tournament.round_rows else None
     over = last is not None and (last.final or last.number >= tournament.rounds
                                  and tournament.format != rules.Format.KNOCKOUT) \
@@ -220,7 +258,7 @@ def _round(tournament: Tournament, row: TournamentRound,
                                      tuple(people(match).items()))
         played.append(Played(SeatedTable.of(table), shown, sheet, rules.score_table(result)))
     ranked, order, out = _ranking(tournament, context)
-    return played, ranked(order, [_scores(row, played)], out)
+    return played, ranked(order, [_scores(row, played)], out, missed(tournament, row.number))
 
 
 def changes_said(played: Played) -> list[str]:

@@ -125,20 +125,22 @@ def test_a_substitute_plays_for_the_entrant_who_keeps_the_result(app: Flask) -> 
         assert said in re.sub(r"\s+", " ", text), pdf
 
 
-def abandoned_table(sheet: dict[str, Any], leaver: str) -> dict[str, tuple]:
-    """TOURNAMENTS.md, "Abandoning", at a table of players alone where the highest total
-    wins: match points from the totals as they stood, the leaver then taking the lowest of
+def abandoned_table(sheet: dict[str, Any], leaver: str, *,
+                    lower_wins: bool = False) -> dict[str, tuple]:
+    """TOURNAMENTS.md, "Abandoning", at a table of players alone: match points from the
+    totals as they stood (in the game's direction), the leaver then taking the lowest of
     them and the last place; the others placed by total (ties sharing)."""
+    sign = -1 if lower_wins else 1
     names = [p["name"] for p in sheet["players"]]
     totals = dict(zip(names, sheet["totals"], strict=True))
     n = len(names)
     average = Fraction(sum(totals.values()), n)
-    match_points = {name: totals[name] - average for name in names}
+    match_points = {name: sign * (totals[name] - average) for name in names}
     lowest = min(match_points.values())
     out = {leaver: (Fraction(0), lowest, False)}
     staying = [name for name in names if name != leaver]
     for name in staying:
-        better = sum(totals[o] > totals[name] for o in staying)
+        better = sum(sign * totals[o] > sign * totals[name] for o in staying)
         level = sum(totals[o] == totals[name] for o in staying)
         points = Fraction(sum(n - 1 - p for p in range(better, better + level)), level)
         out[name] = (points, match_points[name], better == 0)
@@ -172,6 +174,33 @@ def test_a_leaver_abandons_the_match_as_tournaments_md_scores_it(app: Flask) -> 
     seated = [n for t in organiser.state(tournament_id)["rounds"][1]["tables"]
               for n in t["entrants"]]
     assert leaver in seated
+
+
+def test_scala40_alone_plays_on_without_its_leaver(app: Flask) -> None:
+    organiser = Organiser(app.test_client(), app)
+    tournament_id = organiser.create("scala40", EIGHT, opt_end="deals", opt_deals=3)
+    phones = [table_phone(app, link) for link in organiser.seat(tournament_id)]
+    rng = random.Random(4)
+    phone, other = phones
+    play_rummy(phone, rng, "scala40/deal", 1)
+    leaver = phone.sheet(phone.match_id)["players"][2]["name"]
+    ok(change(phone, phone.match_id, "leave", seat=2))
+    # Scala 40 played alone goes on: the leaver is counted out from the next deal.
+    while (sheet := phone.sheet(phone.match_id))["next"] is not None:
+        seats = sheet["next"]["seats"]
+        assert 2 not in seats
+        closer = rng.choice(seats)
+        data = {"version": sheet["version"], "number": sheet["next"]["number"],
+                "action": "save", "closer": closer}
+        data.update({f"values-{s}": rng.randrange(2, 60) for s in seats if s != closer})
+        ok(phone.post(f"/matches/{phone.match_id}/scala40/deal", data))
+    sheet = organiser.sheet(phone.match_id)
+    assert sheet["status"] == "finished" and len(sheet["hands"]) == 3
+    play_rummy(other, rng, "scala40/deal")
+    expected = {**abandoned_table(sheet, leaver, lower_wins=True),
+                **expected_round([organiser.sheet(other.match_id)], lower_wins=True)}
+    state = organiser.state(tournament_id)
+    assert shown(state["standings"]) == expected_standings(draw(EIGHT, 2026), [expected])
 
 
 def danish_tables(standing: list[str], sizes: list[int],

@@ -411,7 +411,9 @@ class Tournament(db.Model):
 
 class Entrant(db.Model):
     """A player, or a fixed pair (two names), in the order entered (``number``, from 0);
-    ``withdrawn`` is the round after which they withdrew (None: still in)."""
+    ``withdrawn`` is the round after which they withdrew (None: still in); ``joined``, for a
+    late entrant of a Danish evening, the number of rounds seated when they were added
+    (None: entered before round 1)."""
 
     __tablename__ = "entrants"
     tournament_id: Mapped[str] = mapped_column(
@@ -419,6 +421,7 @@ class Entrant(db.Model):
     number: Mapped[int] = mapped_column(primary_key=True)
     names: Mapped[list[str]] = mapped_column(JSON)
     withdrawn: Mapped[int | None]
+    joined: Mapped[int | None]
 
     @property
     def name(self) -> str:

@@ -294,7 +294,8 @@ def test_entrants_added_before_round_1_and_withdrawn_between_rounds(app: Flask) 
     assert len(links) == 3  # 9 sit 3, 3, 3
     late = organiser.post(f"/tournaments/{tournament_id}/entrants", {"entrant": "Jo"})
     assert late.status_code == 422
-    assert "Entrants can be added before round 1 only." in late.get_data(as_text=True)
+    assert "Round 1 is being played: a late entrant is added between rounds" in late.get_data(
+        as_text=True)
     # Withdrawing a player in the middle of a round is refused, naming them.
     state = organiser.state(tournament_id)
     playing = state["rounds"][0]["tables"][0]["entrants"][0]

@@ -5,15 +5,18 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import bindparam, select
+from sqlalchemy import bindparam, exists, select
 
 from ..db import db
-from ..models import Hand, Match, Player
+from ..models import Hand, Match, Player, TournamentTable
 from ..rules import GAMES, Sheet
 from .cache import cache
 
 _HANDS = (select(Hand.__table__.c.data).where(Hand.__table__.c.match_id == bindparam("match"))
           .order_by(Hand.__table__.c.number))
+# Whether a match is a tournament table's: asked only when a sheet with changes of who plays
+# is computed (once per version; a match without them is scored the same either way).
+_SEATED = select(exists().where(TournamentTable.__table__.c.match_id == bindparam("match")))
 
 
 def sheet_weight(sheet: Sheet) -> int:
@@ -57,6 +60,11 @@ def starting_players(match: Match) -> int:
     return len(match.seats) - sum(change.get("kind") == "join" for change in match.roster)
 
 
+def in_tournament(match: Match) -> bool:
+    """Whether ``match`` is a table's match of a tournament evening: one query."""
+    return bool(db.session.connection().scalar(_SEATED, {"match": match.id}))
+
+
 def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None,
                   previous: Sheet | None = None, *,
                   roster: list[dict[str, Any]] | None = None) -> Sheet:
@@ -66,8 +74,11 @@ def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None,
     they are not the stored ones (a change about to be stored)."""
     game = GAMES[match.game]
     roster = match.roster if roster is None else roster
-    # A match nobody joined or left is scored as every match was before anyone could.
-    changes = {"roster": roster} if roster else {}
+    # A match nobody joined or left is scored as every match was before anyone could; a
+    # tournament's takes no join and no sit-out (RULES.md, decided case 28).
+    changes: dict[str, Any] = {"roster": roster} if roster else {}
+    if roster and in_tournament(match):
+        changes["tournament"] = True
     if previous is not None and hands is not None:
         return game.extend_sheet(previous, hands, first_dealer=match.first_dealer,
                                  **changes, **match.options)

@@ -294,13 +294,18 @@ class Table:
 
     ``players`` seats begin the match; ``maximum`` is the game's most players, ``minimum``
     the fewest that keep a match going (and are dealt a hand); ``name`` the game's name for
-    refusals; ``entry`` the entry option (see :func:`check_entry`).
+    refusals; ``entry`` the entry option (see :func:`check_entry`). A ``tournament``'s match
+    ends at the break where someone leaves it (TOURNAMENTS.md, "Abandoning") unless it
+    ``goes_on`` without them (Scala 40 played alone).
     """
 
     def __init__(self, name: str, players: int, first_dealer: int,
                  roster: Iterable[Mapping[str, Any]], *, maximum: int,
-                 tournament: bool = False, entry: str | None = None, minimum: int = 2) -> None:
+                 tournament: bool = False, entry: str | None = None, minimum: int = 2,
+                 goes_on: bool = False) -> None:
         self.name, self.maximum, self.tournament = name, maximum, tournament
+        self.abandoned = False  # a tournament's match that ended at a leave
+        self.goes_on = goes_on
         self.minimum = minimum  # fewer players still playing end the match
         self.entry = check_entry(entry)
         self.changes = read_roster(roster, players)
@@ -413,6 +418,9 @@ class Table:
             applied.append(change)
         if any(c.kind is Kind.LEAVE for c in applied) and not self.playing(in_game):
             self.closed = True  # everyone still playing left at once: a close (case 24)
+        # after the whole break: two who leave after the same hand share the last places
+        self.abandoned = self.abandoned or self.tournament and not self.goes_on and any(
+            c.kind is Kind.LEAVE for c in applied)
         return applied
 
     def counted(self) -> int:
@@ -421,8 +429,9 @@ class Table:
         return self.started + self.joins - sum(a == 0 for a in self.left.values())
 
     def over(self, in_game: Callable[[int], bool] = lambda seat: True) -> bool:
-        """Whether fewer than 2 players are left, which ends a match (a close too)."""
-        return self.closed or len(self.playing(in_game)) < self.minimum
+        """Whether fewer than 2 players are left, which ends a match (a close too, and a
+        leave in a tournament's match that does not go on without the leaver)."""
+        return self.closed or self.abandoned or len(self.playing(in_game)) < self.minimum
 
     def waiting(self, in_game: Callable[[int], bool] = lambda seat: True) -> bool:
         """Whether the next hand waits for a sitter to come back (case 21)."""

@@ -453,7 +453,8 @@ def build_sheet(players: int, hands: Sequence[Mapping[str, Any]], *, first_deale
     """
     opts = _clean_options(players, options)
     table = Table("Scala 40", players, check_seat(first_dealer, players, N_("first dealer")),
-                  roster, maximum=MAX_PLAYERS, tournament=tournament)
+                  roster, maximum=MAX_PLAYERS, tournament=tournament,
+                  goes_on=not opts["pairs"])  # alone, a tournament plays on without a leaver
     match = _Match(players, opts, table)
     rows: list[Row] = []
     for index, hand in enumerate(hands):

@@ -309,15 +309,23 @@ def table_result(sheet: Sheet, entrants: Sequence[Entrant], game: Game, *,
     entrant of its seats (seat s is of ``entrants[s % len(entrants)]``, so a pair or a side
     counts once), the hands completed, finished once the match is over or ``closed`` (the
     round closed, the match given up), a single winner by the game's own ranking, and the
-    deal that last put each entrant out where the game's status says (``out_in``).
+    deal that last put each entrant out where the game's status says (``out_in``), and the
+    entrants who left (``sheet.roster.left_after``: the hand after which a seat left; a
+    partner leaving takes the pair out, at the first of its seats to leave).
     """
     owner = tuple(entrants[column[0] % len(entrants)] for column in sheet.columns)
     out = getattr(sheet.status, "out_in", None)
+    left: dict[Entrant, int] = {}
+    for seat, after in enumerate(sheet.roster.left_after):
+        if after is not None:
+            entrant = entrants[seat % len(entrants)]
+            left[entrant] = min(after, left.get(entrant, after))
     return TableResult(
         owner, tuple(sheet.totals), hands=len(sheet.rows), finished=sheet.finished or closed,
         higher_wins=not game.lower_wins,
         winner=owner[sheet.winners[0]] if sheet.finished and len(sheet.winners) == 1 else None,
-        eliminated=tuple(out) if out and any(deal is not None for deal in out) else None)
+        eliminated=tuple(out) if out and any(deal is not None for deal in out) else None,
+        leavers=tuple(left.items()))
 
 
 def match_options(game: Game, chosen: Mapping[str, Any], players: int, *,
@@ -369,23 +377,27 @@ class Standings:
 
 
 def standings(order: Sequence[Entrant], rounds: Rounds,
-              withdrawn: Collection[Entrant] = frozenset()) -> Standings:
+              withdrawn: Collection[Entrant] = frozenset(),
+              last: Collection[Entrant] = frozenset()) -> Standings:
     """Every entrant of the draw's ``order``, ranked over ``rounds`` (each a round's table
     scores; one round alone gives that round's standings).
 
     By total placement points, then total match points, then wins, then among those still
     tied the head-to-head count (times placed above another of them at a shared table minus
     times below, applied once), then the draw's order. Withdrawn entrants stay, marked.
+    The entrants of ``last`` (late entrants who have not played yet) rank below everyone,
+    in the draw's order.
 
     >>> one = [score_table(TableResult(("A", "B", "C"), (10, 30, 20), hands=1))]
     >>> [(row.place, row.entrant, str(row.points)) for row in standings("CBA", [one]).rows]
     [(1, 'B', '2'), (2, 'C', '1'), (3, 'A', '0')]
     """
-    return _ranked(order, rounds, withdrawn, knockout=False)
+    return _ranked(order, rounds, withdrawn, knockout=False, last=last)
 
 
 def knockout_standings(order: Sequence[Entrant], rounds: Rounds,
-                       withdrawn: Collection[Entrant] = frozenset()) -> Standings:
+                       withdrawn: Collection[Entrant] = frozenset(),
+                       last: Collection[Entrant] = frozenset()) -> Standings:
     """The standings of a knockout: by the last round reached, the finalists by their
     placement points in the final (a last round of one table), then as :func:`standings`.
 
@@ -395,11 +407,11 @@ def knockout_standings(order: Sequence[Entrant], rounds: Rounds,
     >>> knockout_standings("ABCDEF", [semis, final]).order
     ('E', 'D', 'B', 'A', 'C', 'F')
     """
-    return _ranked(order, rounds, withdrawn, knockout=True)
+    return _ranked(order, rounds, withdrawn, knockout=True, last=last)
 
 
 def _ranked(order: Sequence[Entrant], rounds: Rounds, withdrawn: Collection[Entrant], *,
-            knockout: bool) -> Standings:
+            knockout: bool, last: Collection[Entrant] = frozenset()) -> Standings:
     points = dict.fromkeys(order, Fraction(0))
     match_points = dict.fromkeys(order, Fraction(0))
     wins = dict.fromkeys(order, 0)
@@ -417,8 +429,8 @@ def _ranked(order: Sequence[Entrant], rounds: Rounds, withdrawn: Collection[Entr
     def key(entrant: Entrant) -> tuple:
         tied = (-points[entrant], -match_points[entrant], -wins[entrant])
         if knockout:
-            return -reached[entrant], -final.get(entrant, 0), *tied
-        return tied
+            return entrant in last, -reached[entrant], -final.get(entrant, 0), *tied
+        return entrant in last, *tied
 
     ranked: list[Entrant] = []
     for _key, group in groupby(sorted(order, key=key), key=key):
@@ -484,6 +496,8 @@ class Tournament:
     format: Format = Format.DANISH
     rounds: int = 4
     go_on: int = 2
+    # Late entrants (Danish only), in the order they were added: after the draw's order.
+    late: tuple[Entrant, ...] = ()
 
     def __post_init__(self) -> None:
         if self.game.solitaire:
@@ -491,16 +505,19 @@ class Tournament:
                             game=self.game.name)
         if self.pairs and not self.game.tournament.pairs:
             raise RuleError(N_("%(game)s has no tournaments of pairs."), game=self.game.name)
+        if self.late and self.format != Format.DANISH:
+            raise RuleError(N_("Late entrants join Danish evenings only: a round-robin group "
+                               "and a knockout are closed once drawn."))
         seen: set[Entrant] = set()
-        for entrant in self.entrants:
+        for entrant in (*self.entrants, *self.late):
             if entrant in seen:
                 raise RuleError(N_("%(entrant)s is entered twice."), entrant=entrant)
             seen.add(entrant)
 
     @property
     def order(self) -> tuple[Entrant, ...]:
-        """The draw's order."""
-        return draw(self.entrants, self.seed)
+        """The draw's order, then the late entrants in the order they were added."""
+        return draw(self.entrants, self.seed) + self.late
 
     def sizes(self, count: int) -> tuple[int, ...]:
         """The tables of ``count`` entrants (see :func:`table_sizes`)."""
@@ -511,9 +528,10 @@ class Tournament:
         """The next round: ``history`` holds the seatings so far, ``results`` their table
         scores round by round; ``withdrawn`` entrants are never seated again.
 
-        Round 1 seats the draw's order in blocks. Then Danish seats the standing in blocks and
-        reduces repeats (an odd number of pairs where no table seats three: the lowest-ranked
-        pair that has sat out least sits out); groups keep round 1's tables, each playing on
+        Round 1 seats the draw's order in blocks. Then Danish seats the standing in blocks (a
+        late entrant who has not played yet the lowest in it) and reduces repeats (an odd
+        number of pairs where no table seats three: the lowest-ranked pair that has sat out
+        least sits out); groups keep round 1's tables, each playing on
         smaller while the game allows (else it sits out), the first dealer moving on one seat
         a round; a knockout seats, as Danish, the top min(go_on, n - 1) of each table of n (a
         tie across the cut to the better standing), the lowest going out until the rest can
@@ -529,7 +547,10 @@ class Tournament:
             raise RuleError(*Nn_("The tournament has %(rounds)s round.",
                                  "The tournament has %(rounds)s rounds."),
                             count="rounds", rounds=self.rounds)
-        overall = standings(self.order, results).order
+        # A late entrant is seated as the lowest in the standings until they have played.
+        seated = {entrant for seating in history for table in seating.tables
+                  for entrant in table.entrants}
+        overall = standings(self.order, results, last=set(self.late) - seated).order
         standing = [entrant for entrant in overall if entrant not in withdrawn]
         if self.format == Format.GROUPS:
             return self._groups(number, history, withdrawn)

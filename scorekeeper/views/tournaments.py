@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Callable
+from functools import partial
 
 from flask import (
     Blueprint,
@@ -58,17 +59,20 @@ from ..web.links import qr_svg, share_url
 from ..web.pages import download_language, is_htmx
 from ..web.tables import known_players
 from ..web.tournaments import (
+    changes_said,
     close_round,
     closing_key,
     current_round,
     get_organised,
     get_tournament,
+    late_refusal,
     organiser,
     plan,
     reopen_round,
     reopenable,
     results,
     seat_next_round,
+    sitting_out,
     unfinished,
     version_key,
 )
@@ -144,7 +148,9 @@ def _context(tournament: Tournament) -> dict:
             "last": row is not None and _last(tournament, row),
             "reopen": reopenable(tournament) if runs else None,
             "standings_url": share_url("tournaments.standings", tournament_id=tournament.id),
-            "kept_html": kept_html}
+            "kept_html": kept_html, "changes_said": changes_said,
+            "sitting_out_of": partial(sitting_out, tournament),
+            "late_open": runs and row is not None and late_refusal(tournament) is None}
 
 
 def kept_html(key: tuple, caller: Callable[[], str]) -> Markup:
@@ -161,14 +167,13 @@ def _last(tournament: Tournament, row: TournamentRound) -> bool:
 
 @bp.post("/tournaments/<tournament_id>/entrants")
 def add_entrant(tournament_id: str):
-    """Add an entrant (a name, or a pair "Anna + Bruno") before round 1."""
+    """Add an entrant (a name, or a pair "Anna + Bruno") before round 1, or a late entrant
+    between rounds of a Danish evening (seated from the next round)."""
     tournament = get_organised(tournament_id)
     line = request.form.get("entrant", "")[:200]
     names = entrant_names(line, tournament.pairs)
-    error = None
-    if tournament.round_rows:
-        error = _("Entrants can be added before round 1 only.")
-    else:
+    error = late_refusal(tournament)
+    if error is None:
         try:
             check_entrants([names], tournament.pairs,
                            [n for e in tournament.entrants for n in e.names])
@@ -176,7 +181,9 @@ def add_entrant(tournament_id: str):
             error = str(refused)
     if error:
         return _refused(tournament, error)
-    tournament.entrants.append(Entrant(number=len(tournament.entrants), names=names))
+    tournament.entrants.append(Entrant(
+        number=len(tournament.entrants), names=names,
+        joined=len(tournament.round_rows) if tournament.round_rows else None))
     tournament.version += 1
     db.session.commit()
     return redirect(url_for("tournaments.show", tournament_id=tournament.id,
@@ -314,7 +321,7 @@ def _seating_context(tournament: Tournament, number: int) -> dict:
     return {**_context(tournament), "number": number, "tables": tables, "links": links,
             "codes": {n: qr_svg(link, _("Keep the sheet of table %(n)s", n=n))
                       for n, link in links.items()},
-            "sitting_out": tournament.round_rows[number - 1].sitting_out}
+            "sitting_out": sitting_out(tournament, tournament.round_rows[number - 1])}
 
 
 @bp.get("/tournaments/<tournament_id>/rounds/<int(max=99):number>")
@@ -402,9 +409,11 @@ def as_json(tournament_id: str):
     return {"id": tournament.id, "version": tournament.version, "game": tournament.game,
             "seed": tournament.seed,
             "format": tournament.format, "entrants": [e.names for e in tournament.entrants],
+            "late_entrants": [{"entrant": e.name, "from_round": e.joined + 1}
+                              for e in tournament.entrants if e.joined is not None],
             "rounds": [{"number": row.number, "closed": row.closed,
                         "closed_early": list(row.closed_early),
-                        "sitting_out": [names[n] for n in row.sitting_out],
+                        "sitting_out": [names[n] for n in sitting_out(tournament, row)],
                         "tables": [{"number": p.table.number, "match": p.match and p.match.id,
                                     "dealer": p.table.dealer,
                                     "entrants": [names[n] for n in p.table.entrants]}

@@ -4,6 +4,7 @@ the sentences of the changes ("Elena joins at hand 7 with 34"), in the user's la
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from flask_babel import gettext as _
@@ -48,7 +49,12 @@ def holders(match: Match, sheet: Sheet) -> list[str]:
 
 def mark_texts(match: Match, sheet: Sheet) -> list[str]:
     """The sentences of the match's changes of who plays, in the order they took effect."""
-    names, named = match.names, people(match)
+    return marks_said(sheet, match.names, people(match))
+
+
+def marks_said(sheet: Sheet, names: Sequence[str], named: Mapping[Any, str]) -> list[str]:
+    """The sentences of ``sheet``'s changes of who plays, the seats' players called by
+    ``names`` and substitutes by ``named`` (their names by id)."""
     texts = []
     for mark in sheet.roster.marks:
         values = {**mark.params, "player": names[mark.seat] if mark.seat < len(names) else "?",

@@ -35,6 +35,7 @@ from ..models import (
 from ..rules import GAMES
 from ..rules import tournaments as rules
 from .access import device_token, is_member
+from .people import marks_said, people
 
 
 def get_tournament(tournament_id: str) -> Tournament:
@@ -60,9 +61,44 @@ def plan(tournament: Tournament) -> rules.Tournament:
     """What the rules know of the tournament."""
     return rules.Tournament(
         GAMES[tournament.game], tournament.seed,
-        tuple(entrant.number for entrant in tournament.entrants), pairs=tournament.pairs,
-        size=tournament.size, format=rules.Format(tournament.format), rounds=tournament.rounds,
-        go_on=tournament.go_on)
+        tuple(entrant.number for entrant in tournament.entrants if entrant.joined is None),
+        pairs=tournament.pairs, size=tournament.size, format=rules.Format(tournament.format),
+        rounds=tournament.rounds, go_on=tournament.go_on,
+        late=tuple(entrant.number for entrant in tournament.entrants
+                   if entrant.joined is not None))
+
+
+def missed(tournament: Tournament, number: int) -> tuple[int, ...]:
+    """The late entrants who were added after round ``number`` was seated: that round is
+    shown as sat out for them (0 points, not a loss)."""
+    return tuple(e.number for e in tournament.entrants
+                 if e.joined is not None and e.joined >= number)
+
+
+def sitting_out(tournament: Tournament, row: TournamentRound) -> list[int]:
+    """Who sat round ``row`` out: those its seating left out, then the late entrants who
+    were not in the evening yet."""
+    return [*row.sitting_out, *missed(tournament, row.number)]
+
+
+def late_refusal(tournament: Tournament) -> str | None:
+    """Why an entrant cannot be added to the evening now, once round 1 is seated; None
+    when a late entrant may be (TOURNAMENTS.md, "People who come and go": Danish only,
+    between rounds, until the last round is seated)."""
+    row = current_round(tournament)
+    if row is None:
+        return None
+    if tournament.format != rules.Format.DANISH:
+        return _("Entrants can be added before round 1 only: a round-robin group and a "
+                 "knockout are closed once drawn.")
+    if row.number >= tournament.rounds:
+        return _("The last round is seated: no entrant can be added any more.")
+    if len(tournament.entrants) >= rules.MAX_ENTRANTS:
+        return _("A tournament has at most %(n)s entrants.", n=rules.MAX_ENTRANTS)
+    if not (row.closed or results(tournament).finished(row.number)):
+        return _("Round %(n)s is being played: a late entrant is added between rounds, once "
+                 "it is over.", n=row.number)
+    return None
 
 
 def withdrawn(tournament: Tournament) -> frozenset[int]:
@@ -108,6 +144,8 @@ class TableMatch:
     id: str
     names: tuple[str, ...]
     abandoned: bool
+    # the names of the people its changes name (substitutes), by id
+    people: tuple[tuple[Any, str], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -171,9 +209,12 @@ def results(tournament: Tournament) -> Results:
             for round_key, row in zip(keys, tournament.round_rows, strict=True)]
     rounds = [played for played, _standings in done]
     ranked, order, out = _ranking(tournament, context)
+    # a late entrant who has not played yet ranks last
+    waiting = missed(tournament, len(tournament.round_rows))
     overall = cache("tournaments", lambda value: 1024 + 1024 * len(value.rows)).get(
         key, lambda: ranked(order, [_scores(row, played) for row, played
-                                    in zip(tournament.round_rows, rounds, strict=True)], out))
+                                    in zip(tournament.round_rows, rounds, strict=True)], out,
+                            waiting))
     last = tournament.round_rows[-1] if tournament.round_rows else None
     over = last is not None and (last.final or last.number >= tournament.rounds
                                  and tournament.format != rules.Format.KNOCKOUT) \
@@ -213,10 +254,20 @@ def _round(tournament: Tournament, row: TournamentRound,
                                     closed=row.closed or match.abandoned) if match else \
             rules.TableResult(tuple(table.entrants), (0,) * len(table.entrants), hands=0,
                               finished=True)
-        shown = match and TableMatch(match.id, tuple(match.names), bool(match.abandoned))
+        shown = match and TableMatch(match.id, tuple(match.names), bool(match.abandoned),
+                                     tuple(people(match).items()))
         played.append(Played(SeatedTable.of(table), shown, sheet, rules.score_table(result)))
     ranked, order, out = _ranking(tournament, context)
-    return played, ranked(order, [_scores(row, played)], out)
+    return played, ranked(order, [_scores(row, played)], out, missed(tournament, row.number))
+
+
+def changes_said(played: Played) -> list[str]:
+    """The sentences of the changes of who plays at a table ("Carla plays for Anna from hand
+    5", "Dario leaves after hand 4"), in the viewer's language: what a round's page and PDF
+    print under the table."""
+    if played.match is None or played.sheet is None:
+        return []
+    return marks_said(played.sheet, played.match.names, dict(played.match.people))
 
 
 def seat_next_round(tournament: Tournament) -> TournamentRound:

@@ -305,15 +305,24 @@ def _take_back(match: Match, change: Change | None, kind: str, expected: int | N
 def change_players(match: Match, change: dict[str, Any], *, expected: int | None) -> Sheet:
     """Record one change of who plays (scorekeeper.rules.roster: a join, a sit-out or a
     return, a substitute, a leave) after the hands entered so far, checked by the rules."""
-    after = len(stored_hands(match))
-    roster = [*match.roster, {**change, "after": after}]
+    roster = with_change(match, change)
     try:
         return save_roster(match, roster, expected=expected)
     except RuleError as error:
-        # The rules name a change that no longer holds; the one refused now is said as is.
-        if error.params.get("change") == len(roster) and error.__cause__ is not None:
-            raise error.__cause__ from None
-        raise
+        raise refused_now(error, roster) from None
+
+
+def with_change(match: Match, change: dict[str, Any]) -> list[dict[str, Any]]:
+    """The match's changes of who plays with ``change`` after the hands entered so far."""
+    return [*match.roster, {**change, "after": len(stored_hands(match))}]
+
+
+def refused_now(error: RuleError, roster: list[dict[str, Any]]) -> RuleError:
+    """What to say of a refusal of ``roster``'s last change, the one being made: the rules'
+    own reason (they word a change that no longer holds as one to undo first)."""
+    if error.params.get("change") == len(roster) and isinstance(error.__cause__, RuleError):
+        return error.__cause__
+    return error
 
 
 def save_roster(match: Match, roster: list[dict[str, Any]], *, expected: int | None,

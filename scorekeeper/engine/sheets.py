@@ -75,7 +75,7 @@ def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None,
     game = GAMES[match.game]
     roster = match.roster if roster is None else roster
     # A match nobody joined or left is scored as every match was before anyone could; a
-    # tournament's takes no join and no sit-out (RULES.md, decided case 28).
+    # tournament's takes no join and no sit-out (docs/rules.md#people-who-come-and-go, case 28).
     changes: dict[str, Any] = {"roster": roster} if roster else {}
     if roster and in_tournament(match):
         changes["tournament"] = True

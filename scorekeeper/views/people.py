@@ -10,7 +10,13 @@ from typing import Any
 from flask import Blueprint, redirect, render_template, url_for
 
 from ..db import db
-from ..engine.ledger import Conflict, change_players, seat_players
+from ..engine.ledger import (
+    Conflict,
+    change_players,
+    refused_now,
+    seat_players,
+    with_change,
+)
 from ..engine.sheets import compute_sheet, stored_hands
 from ..models import NAME_LENGTH, Match, Table
 from ..rules import N_, RuleError
@@ -33,12 +39,11 @@ def proposed_join(at: int | None = None) -> dict[str, Any]:
 def trial(match: Match, change: dict[str, Any]) -> Any:
     """The sheet the match would have with ``change`` after the hands entered so far, or the
     RuleError that refuses it (nothing is stored)."""
-    hands = list(stored_hands(match))
+    roster = with_change(match, change)
     try:
-        return compute_sheet(match, hands, roster=[*match.roster,
-                                                   {**change, "after": len(hands)}])
+        return compute_sheet(match, list(stored_hands(match)), roster=roster)
     except RuleError as refusal:
-        return refusal
+        return refused_now(refusal, roster)
 
 
 def offered(match: Match, seats: Any) -> dict[tuple[int, str], bool]:

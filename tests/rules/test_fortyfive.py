@@ -496,11 +496,12 @@ def test_registry_entry() -> None:
         "Forty-Five", 2, 6, True)
     options = {o.key: o for o in GAME.options}
     assert {k: o.default for k, o in options.items()} == {
-        "target": 45, "jink": False, "three_pairs": False}
+        "target": 45, "jink": False, "three_pairs": False, "entry": "lowest"}
     assert options["target"].choices == (45, 120, 125)
     assert options["three_pairs"].players == (6,)
+    assert options["entry"].choices == ("lowest", "zero")
     assert GAME.clean_options(4, {"three_pairs": "on", "jink": "on"}) == {
-        "target": 45, "jink": True, "three_pairs": False}
+        "target": 45, "jink": True, "three_pairs": False, "entry": "lowest"}
     assert GAME.clean_options(6, {"three_pairs": "on", "target": "120"})["three_pairs"] is True
 
 

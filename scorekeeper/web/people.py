@@ -47,8 +47,9 @@ def people(match: Match) -> dict[Any, str]:
                   and isinstance(change.get("person"), int)})
     if not ids:
         return {}
-    return cache("people").get((match.id, match.version), lambda: dict(db.session.execute(
-        select(Player.id, Player.name).where(Player.id.in_(ids))).tuples()))
+    return cache("people").get((match.id, match.version), lambda: {
+        player_id: name for player_id, name in db.session.execute(
+            select(Player.id, Player.name).where(Player.id.in_(ids)))})
 
 
 def holders(match: Match, sheet: Sheet) -> list[str]:

@@ -171,6 +171,8 @@ def test_a_navawhist_evening_where_people_come_and_go(table, app):
         assert change(table, match_id, "back", seat=seat).status_code == 303
         evening.out.discard(seat)
     assert change(table, match_id, "substitute", seat=0, name="Elena").status_code == 303
+    turn = text_of(table.client.get(f"/matches/{match_id}"))
+    assert "Carla bids:" in turn and "Dealer: Bruno" in turn
     play(table, match_id, evening, {2: 1, 3: 2, 0: 0, 1: 2}, {2: 1, 3: 2, 0: 0, 1: 3})
 
     # The cards of the hands to come: the table's, capped at 52 / 4 = 13 from hand 14.
@@ -203,6 +205,7 @@ def test_a_navawhist_evening_where_people_come_and_go(table, app):
     # Carla goes home after hand 6: the deal passes over her seat.
     assert change(table, match_id, "leave", seat=2).status_code == 303
     evening.left.add(2)
+    assert "Elena bids:" in text_of(table.client.get(f"/matches/{match_id}"))  # Anna's seat
     play(table, match_id, evening, {0: 2, 1: 2, 3: 2}, {0: 2, 1: 2, 3: 3})
     ranking = table.sheet(match_id)["ranking"]
     assert ranking[-1]["seats"] == [2]  # a leaver ranks below those still playing

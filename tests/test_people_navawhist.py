@@ -181,6 +181,9 @@ def test_a_navawhist_evening_where_people_come_and_go(table, app):
     assert details["schedule"][6:] == evening_cards[6:]
     assert details["schedule"][13:] == [13] * 5
 
+    # Hand 1 was played before Dario came: its correction has no place for him.
+    form = table.client.get(f"/matches/{match_id}/navawhist/1/edit").get_data(as_text=True)
+    assert 'name="values-2"' in form and 'name="values-3"' not in form
     # Hand 4 corrected: its form offers the three dealt in, and Bruno's entries stay None.
     form = table.client.get(f"/matches/{match_id}/navawhist/4/edit").get_data(as_text=True)
     assert 'name="bids-1"' not in form and 'name="values-1"' not in form
@@ -243,6 +246,9 @@ def test_a_navawhist_evening_where_people_come_and_go(table, app):
     assert table.client.get(f"/matches/{match_id}.json").status_code == 200
     for url in ("history", "players", "share", "screen"):
         assert table.client.get(f"/matches/{match_id}/{url}").status_code == 200
+    with app.app_context():
+        table_id = db.session.get(Match, match_id).table_id
+    assert table.client.get(f"/tables/{table_id}/stats").status_code == 200
 
 
 def test_a_hand_saved_through_htmx_beside_a_seat_sitting_out(table):
@@ -261,7 +267,7 @@ def test_a_hand_saved_through_htmx_beside_a_seat_sitting_out(table):
     assert table.sheet(match_id)["hands"][1]["inputs"]["tricks"] == [2, 0, None, 0]
 
 
-def test_a_cavallore_log_that_takes_a_player_half_way(table):
+def test_a_cavallore_log_that_takes_a_player_half_way(table, app):
     match_id = table.new_match("cavallore", ["Anna"])
     assert add(table, match_id, 36).status_code == 303
     assert add(table, match_id, 20).status_code == 303
@@ -282,6 +288,8 @@ def test_a_cavallore_log_that_takes_a_player_half_way(table):
     assert "Bea" in deal_4
     text, _pages, _ = pdf_text(table.client.get(f"/matches/{match_id}.pdf"))
     assert "Bea joins at hand 3 with 0" in re.sub(r"\s+", " ", text)
+    with app.app_context():
+        table_id = db.session.get(Match, match_id).table_id
     for url in (f"/matches/{match_id}.csv", f"/matches/{match_id}/live",
-                f"/matches/{match_id}/cavallore/3/edit"):
+                f"/matches/{match_id}/cavallore/3/edit", f"/tables/{table_id}/stats"):
         assert table.client.get(url).status_code == 200

@@ -209,6 +209,7 @@ def test_a_navawhist_evening_where_people_come_and_go(table, app):
     assert change(table, match_id, "leave", seat=2).status_code == 303
     evening.left.add(2)
     assert "Elena bids:" in text_of(table.client.get(f"/matches/{match_id}"))  # Anna's seat
+    assert "Elena bids:" in text_of(table.client.get(f"/matches/{match_id}/screen"))
     play(table, match_id, evening, {0: 2, 1: 2, 3: 2}, {0: 2, 1: 2, 3: 3})
     ranking = table.sheet(match_id)["ranking"]
     assert ranking[-1]["seats"] == [2]  # a leaver ranks below those still playing

@@ -128,6 +128,7 @@ class PrintedSheet:
     rows: tuple[PrintedRow, ...]
     blank: tuple[PrintedRow, ...]
     omitted: int = 0  # rows of the match before the first one printed
+    order: tuple[int, ...] = ()  # the columns in the order printed (the turn order)
     field: int = NAME_FIELD  # characters of each column's field in a line
     size: float = LARGEST_PT  # the font size of the lines, in points
     widths: tuple[int, ...] = ()  # characters of each leading cell's field
@@ -139,6 +140,14 @@ class PrintedSheet:
         '   12    −3 '
         """
         return "".join(f" {cell:>{self.field - 2}} " for cell in cells)
+
+    def in_order(self, values: Sequence[Any]) -> list[Any]:
+        """One value per column, in the order the columns are printed.
+
+        >>> PrintedSheet((), "", (), (), order=(2, 0, 1)).in_order(["a", "b", "c"])
+        ['c', 'a', 'b']
+        """
+        return [values[c] for c in self.order] if self.order else list(values)
 
     def lead_line(self, cells: Sequence[str]) -> str:
         """The leading cells as fields of ``widths`` characters, a number to the right, a
@@ -203,11 +212,21 @@ def signed_text(value: Any) -> str:
     return f"+{value}" if isinstance(value, int | float) and value > 0 else number_text(value)
 
 
+def sat_out(row: Row, column: Sequence[int]) -> bool:
+    """Whether the seats of ``column`` were all out of ``row`` (sat it out, or out of the
+    match): its printed cell says "out", where one before a join or after a leave is empty."""
+    return bool(row.presence) and all(
+        seat < len(row.presence) and row.presence[seat] is Presence.OUT for seat in column)
+
+
 def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
-                  printing: Printing, last: int = PRINTED_ROWS) -> PrintedSheet:
+                  printing: Printing, last: int = PRINTED_ROWS,
+                  order: Sequence[int] = ()) -> PrintedSheet:
     """The rows of the printed sheet, the ``last`` ones of a longer match, and the blank
     rows a match in progress goes on with: the ones the game knows
-    (``printing.blank_rows``), else :func:`open_rows`."""
+    (``printing.blank_rows``), else :func:`open_rows`; its columns in ``order`` (all of
+    them, as the page shows them; default: as the sheet has them)."""
+    order = tuple(order) or tuple(range(len(sheet.columns)))
     detail, sub = printing.detail, printing.parts
     dealt = any(r.dealer is not None for r in sheet.rows) or (
         sheet.next is not None and sheet.next.dealer is not None)
@@ -232,15 +251,15 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
     gap = " " if len(sheet.columns) > PORTRAIT_COLUMNS else "  "
     widths = [max([len(cell[i]) for cells in figures for cell in cells] + [1]) for i in range(3)]
 
-    def line(cell: tuple[str, str, str]) -> str:
+    def line(cell: tuple[str, str, str], out: bool = False) -> str:
         if not cell[1] and not cell[0]:
-            return ""  # a column that took no part in the hand
+            return _("out") if out else ""  # a column that took no part in the hand
         parts = [text.rjust(width) for text, width in zip(cell, widths, strict=True)]
         return gap.join(parts if sub[0] else parts[1:])
 
     rows = tuple(
         PrintedRow(row.number, lead_cells(row.number, row, row.dealer),
-                   tuple(line(cell) for cell in cells),
+                   tuple(line(cells[c], sat_out(row, sheet.columns[c])) for c in order),
                    _("annulled (stalemate)") if row.annulled else "")
         for row, cells in zip(shown, figures, strict=True))
     blank: list[PrintedRow] = []
@@ -267,7 +286,7 @@ def printed_sheet(match: Match, sheet: Sheet, names: Sequence[str],
     size = min(LARGEST_PT, LINE_MM[len(names) > PORTRAIT_COLUMNS]
                / (characters * MONO_EM * 25.4 / 72))
     return PrintedSheet(tuple(lead), legend, rows, tuple(blank), len(sheet.rows) - len(shown),
-                        field, int(size * 10) / 10, tuple(widths))
+                        order, field, int(size * 10) / 10, tuple(widths))
 
 
 def _slug(text: str, length: int = 12) -> str:

@@ -117,11 +117,15 @@ def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
 
 def cavallore_seat(match: Match, sheet: Sheet, chosen: Any = None) -> int:
     """Whose deal comes next: the seat chosen, else the player after whoever played the
-    last deal (players take turns, in the order of the match)."""
+    last deal (players take turns, in the turn order of the log, a player added to it where
+    they were seated)."""
     seat = whole(chosen)
     if isinstance(seat, int) and 0 <= seat < len(match.seats):
         return seat
-    return (sheet.rows[-1].inputs["seat"] + 1) % len(match.seats) if sheet.rows else 0
+    order = [s for s in sheet.roster.order or range(len(match.seats)) if s < len(match.seats)]
+    if not sheet.rows or sheet.rows[-1].inputs["seat"] not in order:
+        return order[0] if order else 0
+    return order[(order.index(sheet.rows[-1].inputs["seat"]) + 1) % len(order)]
 
 
 def cavallore_quick() -> tuple[int, ...]:

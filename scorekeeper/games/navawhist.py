@@ -115,7 +115,7 @@ def tricks(match_id: str):
     try:
         sheet = _in_phase(match, form, "tricks")
         data = _pending(match, form.number.data)
-        chosen = data["tricks"] = navawhist.complete_tricks(sheet.next.info.cards, chosen)
+        chosen = data["tricks"] = _completed(sheet, chosen)
         data["trump"] = form.trump.data or None
         if preview:
             return _preview(match, sheet, form, data)
@@ -127,6 +127,17 @@ def tricks(match_id: str):
     # The match going on, the page keeps its sheet but for what the save changed; a match
     # that ended is shown whole, with its ranking.
     return after_change(match, saved=form.number.data, turn=None if sheet.finished else SAVED)
+
+
+def _completed(sheet: Sheet, chosen: list[Any]) -> list[Any]:
+    """The tricks posted, completed among the seats dealt in (the last one left takes the
+    tricks left); a seat not dealt in keeps what was posted for it (None: nothing)."""
+    dealt = list(sheet.next.seats)
+    filled = navawhist.complete_tricks(sheet.next.info.cards, [chosen[s] for s in dealt])
+    completed = list(chosen)
+    for seat, value in zip(dealt, filled, strict=True):
+        completed[seat] = value
+    return completed
 
 
 def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, Any]):
@@ -153,10 +164,15 @@ def edit(match_id: str, number: int):
         abort(404, _("This hand is still being entered."))
     form = SeatValuesForm(data={"version": match.version, "number": number,
                                 "trump": hand.get("trump") or ""})
-    players = len(match.seats)
+    # One entry per seat of the table at that hand; the form offers only the seats dealt in
+    # (the others stay None).
+    players = len(hand["bids"])
+    dealt = [s for s in range(players) if hand["bids"][s] is not None]
     values = {"bids": hand["bids"], "values": hand["tricks"]}
     if request.method == "POST":
-        values = {"bids": form.seat_values(players, "bids"), "values": form.seat_values(players)}
+        values = {key: [value if s in dealt else None
+                        for s, value in enumerate(form.seat_values(players, name))]
+                  for key, name in (("bids", "bids"), ("values", "values"))}
         try:
             check_form(form, match)
             if form.number.data != number:
@@ -173,9 +189,18 @@ def edit(match_id: str, number: int):
 
 # What the shared pages ask of Navawhist.
 
+def _given(row: Row, key: str, seat: int) -> int | None:
+    """A seat's bid or tricks in a played row; None for a seat not dealt in that hand (or
+    not yet at the table)."""
+    values = row.inputs[key]
+    return values[seat] if seat < len(values) else None
+
+
 def _bids_tricks(sheet: Sheet, row: Row, column: int) -> str:
-    """A printed cell's detail: the bid and the tricks taken."""
-    return f"{row.inputs['bids'][column]}/{row.inputs['tricks'][column]}"
+    """A printed cell's detail: the bid and the tricks taken; nothing for a seat not dealt
+    in."""
+    bid = _given(row, "bids", column)
+    return "" if bid is None else f"{bid}/{_given(row, 'tricks', column)}"
 
 
 def _cards(sheet: Sheet, number: int, row: Row | None) -> str:
@@ -187,15 +212,15 @@ def _cards(sheet: Sheet, number: int, row: Row | None) -> str:
 def _hands_left(sheet: Sheet) -> list[tuple[int, int | None]]:
     """The hands still to play, with their dealers: the fixed table of hands."""
     dealers = sheet.status.dealers
-    return [(n, dealers[n - 1])
+    return [(n, dealers[n - 1] if n <= len(dealers) else None)
             for n in range(len(sheet.rows) + 1, len(sheet.status.schedule) + 1)]
 
 
 PRINTING = Printing(_bids_tricks, (N_("bid/tricks"), N_("points"), N_("running total")),
                     lead=(Lead(N_("Cards"), "cards", _cards, before_dealer=True),),
                     blank_rows=_hands_left,
-                    csv_inputs=((N_("Bid"), lambda row, seat: row.inputs["bids"][seat]),
-                                (N_("Tricks"), lambda row, seat: row.inputs["tricks"][seat])))
+                    csv_inputs=((N_("Bid"), lambda row, seat: _given(row, "bids", seat)),
+                                (N_("Tricks"), lambda row, seat: _given(row, "tricks", seat))))
 
 # A player's column of the blank sheet holds bid, tricks and total: 4 fit a portrait page.
 SPEC = GameSpec(navawhist.GAME, bp, WORDS, PRINTING, blank_portrait_columns=4,

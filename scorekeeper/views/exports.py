@@ -27,6 +27,7 @@ from ..rules import GAMES, Game, RuleError
 from ..web import pdf
 from ..web.games import spec_of
 from ..web.pages import download_language, get_match, wants_page
+from ..web.people import column_order
 
 bp = Blueprint("exports", __name__)
 
@@ -69,7 +70,8 @@ def _match_pdf(match: Match, lang: str) -> bytes:
             "pdf/match.html", match=match, sheet=sheet, game=spec.rules, names=match.names,
             landscape=len(match.seats) > PORTRAIT_COLUMNS,
             options=options_in_force(spec.rules, len(match.seats), sheet.options),
-            printed=printed_sheet(match, sheet, match.names, spec.printing),
+            printed=printed_sheet(match, sheet, match.names, spec.printing,
+                                  order=column_order(sheet)),
             printed_notice=spec.printed_notice, can_edit=lambda _id: False)
     return render_pdf(html)
 

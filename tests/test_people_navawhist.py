@@ -1,7 +1,7 @@
 """People who come and go in Navawhist and Cavallo Re, through the web: a Navawhist evening
 of three where Dario joins at hand 3, Bruno and Carla sit out and come back, Elena takes
 Anna's seat and Carla goes home, with a correction and an undo in between; every total is
-computed here from RULES.md, every page of the match answers, and refused changes store
+computed here from docs/rules.md, every page of the match answers, and refused changes store
 nothing. A Cavallo Re log that takes a second player half-way."""
 
 from __future__ import annotations
@@ -17,11 +17,11 @@ from tests.test_people_web import change, step
 
 HTMX = {"HX-Request": "true"}
 NAMES = ["Anna", "Bruno", "Carla"]
-TABLE_OF_3 = [*range(1, 17), 16, 16]  # RULES.md, Navawhist: cards per hand for 3 players
+TABLE_OF_3 = [*range(1, 17), 16, 16]  # docs/rules.md, Navawhist: cards per hand for 3
 
 
 def hand_points(cards: int, bids: dict[int, int], tricks: dict[int, int]) -> dict[int, int]:
-    """RULES.md, Navawhist, among the seats dealt in: case 4 when nobody is within one (the
+    """docs/rules.md, Navawhist, among the seats dealt in: case 4 when nobody is within one (the
     closest score cards - error, the rest 0), else exact cards + bid, off by one 0, off by
     more -(cards + error)."""
     errors = {seat: abs(tricks[seat] - bid) for seat, bid in bids.items()}
@@ -53,7 +53,7 @@ class Evening:
         return [s for s in self.order if s not in self.out and s not in self.left]
 
     def next_dealer(self) -> int:
-        """RULES.md decided case 8: the first seat dealt in after the last dealer."""
+        """docs/rules.md, decided case 8: the first seat dealt in after the last dealer."""
         if self.dealer is None:
             return 0
         start = self.order.index(self.dealer) + 1
@@ -82,7 +82,7 @@ class Evening:
 def play(table, match_id: str, evening: Evening, bids: dict[int, int],
          tricks: dict[int, int]) -> None:
     """One hand as the table plays it: the bids in the bidding order the rules give, then
-    the tricks of the seats dealt in; the totals then compared with RULES.md's."""
+    the tricks of the seats dealt in; the totals then compared with docs/rules.md's."""
     number = evening.hands + 1
     cards = evening.cards(number)
     sheet = table.sheet(match_id)

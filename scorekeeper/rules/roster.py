@@ -316,6 +316,7 @@ class Table:
         self.first_dealer = first_dealer
         self.dealer: int | None = None
         self.left: dict[int, int] = {}
+        self.left_now: dict[int, int] = {}  # seat -> the index of its leave, in this break
         self.sitting: dict[int, int] = {}  # seat -> the index of its sit-out mark
         self.holders: list[list[list[Any]]] = [[[None, 1, 0]] for _seat in range(players)]
         self.entries: list[int | None] = [None] * players
@@ -395,6 +396,7 @@ class Table:
         The changes applied, or RuleError naming the change that no longer holds."""
         applied: list[Change] = []
         total: int | None = None
+        self.left_now = {}
         ended = finished or self.over(in_game)  # the leaves of a break apply all together
         while self.waiting_changes and self.waiting_changes[0].after == after:
             change = self.waiting_changes.pop(0)
@@ -481,7 +483,11 @@ class Table:
         elif kind is Kind.SIT_OUT:
             if seat in self.sitting:
                 raise RuleError(N_("%(player)s is sitting out already."), seat=seat)
-            if len(self.dealt_in(in_game)) <= 2:
+            # A sit-out recorded before a leave of the same break stands: the leave alone
+            # leaves the table short, and the next hand waits for a sitter (case 21).
+            later = sum(index > change.index and left not in self.sitting
+                        for left, index in self.left_now.items())
+            if len(self.dealt_in(in_game)) + later <= 2:
                 raise RuleError(N_("%(player)s cannot sit out: at least 2 players must be "
                                    "dealt in."), seat=seat)
         elif kind is Kind.BACK and seat not in self.sitting:
@@ -499,6 +505,7 @@ class Table:
         kind, seat, hand = change.kind, change.seat, change.after + 1
         if kind is Kind.LEAVE:
             self.left[seat] = change.after
+            self.left_now[seat] = change.index
             self.gone.add(self.holders[seat][-1][0])
             self._end_sit_out(seat, change.after)
             self.marks.append(Mark(kind, seat, hand))

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from scorekeeper.rules import GAMES, Sheet
+from scorekeeper.rules import GAMES, RuleError, Sheet
 from scorekeeper.rules.roster import (
     Kind,
     Mark,
@@ -457,9 +457,9 @@ def test_substitutes_keep_the_seat_and_the_credit_goes_to_the_most_hands():
 # --- Scala 40 -------------------------------------------------------------------------------
 
 def test_scala40_refuses_sitting_out_and_joins_in_pairs():
-    error = refused(None, propose, SCALA40, 3, [], {"kind": "sit_out", "seat": 1})
+    error = refused(1, propose, SCALA40, 3, [], {"kind": "sit_out", "seat": 1})
     assert str(error) == ("Scala 40 does not allow sitting out: a player who cannot play a "
-                          "deal leaves.")
+                          "deal leaves, so seat 1 may leave or hand the seat to a substitute.")
     refused(None, propose, SCALA40, 4, [], {"kind": "join"}, pairs=True)
 
 
@@ -609,3 +609,17 @@ def test_a_table_left_with_only_sitters_waits_for_them():
     assert sheet.roster.waiting and sheet.next is None and sheet.status.dealers == [0, 1]
     assert sheet.roster.states == (SeatState.LEFT, SeatState.LEFT, SeatState.SITTING_OUT,
                                    SeatState.SITTING_OUT)
+
+
+def test_a_leave_beside_an_earlier_sit_out_of_the_same_break_is_accepted() -> None:
+    """Decided case 21: Bruno sits out, then Carla leaves after the same hand: the leave is
+    accepted and the next hand waits for Bruno; a sit-out recorded after the leave is not."""
+    hands = [{"bids": [1, 0, 0], "tricks": [1, 0, 0]}]
+    sheet = GAMES["navawhist"].build_sheet(3, hands, hook=False, roster=[
+        {"after": 1, "kind": "sit_out", "seat": 1}, {"after": 1, "kind": "leave", "seat": 2}])
+    assert sheet.roster.waiting and sheet.next is None
+    with pytest.raises(RuleError, match="sit-out after hand 1") as refused:
+        GAMES["navawhist"].build_sheet(3, hands, hook=False, roster=[
+            {"after": 1, "kind": "leave", "seat": 2}, {"after": 1, "kind": "sit_out", "seat": 1}])
+    assert refused.value.params["change"] == 2
+    assert "cannot sit out" in str(refused.value.__cause__)

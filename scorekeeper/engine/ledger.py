@@ -306,7 +306,14 @@ def change_players(match: Match, change: dict[str, Any], *, expected: int | None
     """Record one change of who plays (scorekeeper.rules.roster: a join, a sit-out or a
     return, a substitute, a leave) after the hands entered so far, checked by the rules."""
     after = len(stored_hands(match))
-    return save_roster(match, [*match.roster, {**change, "after": after}], expected=expected)
+    try:
+        return save_roster(match, [*match.roster, {**change, "after": after}],
+                           expected=expected)
+    except RuleError as error:
+        # The new change refused: why, rather than "it must be undone first".
+        if error.params.get("change") == len(match.roster) + 1 and error.__cause__ is not None:
+            raise error.__cause__ from None
+        raise
 
 
 def save_roster(match: Match, roster: list[dict[str, Any]], *, expected: int | None,

@@ -48,7 +48,7 @@ def people(match: Match) -> dict[Any, str]:
     if not ids:
         return {}
     return cache("people").get((match.id, match.version), lambda: dict(db.session.execute(
-        select(Player.id, Player.name).where(Player.id.in_(ids))).tuples()))
+        select(Player.id, Player.name).where(Player.id.in_(ids))).all()))
 
 
 def holders(match: Match, sheet: Sheet) -> list[str]:

@@ -121,6 +121,8 @@ def test_a_solo_match_with_a_join_a_sit_out_a_substitute_and_leavers(table, clie
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert tap_buttons(page) == ["0", "2", "3"]
     assert "Bruno sits out from hand 4" in page and "sitting out" in page
+    current = re.search(r'<tr class="current">(.*?)</tr>', page, re.S).group(1)
+    assert current.count(">out<") == 1
     all_pages_answer(table, match_id)
     # A trick won by the player sitting out is refused.
     ff.start("winners")
@@ -168,6 +170,26 @@ def test_a_solo_match_with_a_join_a_sit_out_a_substitute_and_leavers(table, clie
     totals = add(totals, hand5)
     assert table.sheet(match_id)["totals"] == totals == [40, 30, 40, 35]
     assert table.sheet(match_id)["hands"][4]["inputs"]["side_tricks"] == [1, None, 3, 1]
+    # Corrections of the hands Bruno sat out keep their shape: hand 4's cards, three a
+    # trick, and hand 5's counts, where no trump was played after all (then undone).
+    page = client.get(f"/matches/{match_id}/fortyfive/4/edit").get_data(as_text=True)
+    assert "Correct hand 4" in page and "→ Dario" in page
+    assert hidden(page, "cards") == " ".join(" ".join(trick) for trick in tricks)
+    response = table.post(f"/matches/{match_id}/fortyfive/4/edit", {
+        "version": table.sheet(match_id)["version"], "number": 4, "mode": "cards",
+        "trump": "♠", "leader": 0, "cards": hidden(page, "cards"), "action": "save"})
+    assert response.status_code == 303 and table.sheet(match_id)["totals"] == totals
+    edit = f"/matches/{match_id}/fortyfive/5/edit"
+    page = re.sub(r"\s+", " ", client.get(edit).get_data(as_text=True))
+    assert 'name="side-1"' not in page and 'value="3" id="side-2-3" checked' in page
+    response = table.post(edit, {"version": table.sheet(match_id)["version"], "number": 5,
+                                 "mode": "sides", "side-0": 1, "side-2": 3, "side-3": 1,
+                                 "bonus_side": "none", "action": "save"})
+    assert response.status_code == 303, text(response)[:2000]
+    assert table.sheet(match_id)["totals"] == add(totals, {2: TRICK - BONUS})
+    assert table.sheet(match_id)["hands"][4]["inputs"]["side_tricks"] == [1, None, 3, 1]
+    assert step(table, match_id, "undo").status_code == 303
+    assert table.sheet(match_id)["totals"] == totals
 
     # Bruno is back; Elena plays for Carla from hand 6.
     assert change(table, match_id, "back", seat=1).status_code == 303
@@ -201,7 +223,11 @@ def test_a_solo_match_with_a_join_a_sit_out_a_substitute_and_leavers(table, clie
 
     # On paper: "out" for the hands Bruno sat out, nothing where nobody played, no None.
     pdf, _pages, _images = pdf_text(client.get(f"/matches/{match_id}.pdf"))
-    assert "out" in pdf and "None" not in pdf
+    lines = {int(m.group(1)): m.group(0) for m in re.finditer(r"^ *(\d+) .*$", pdf, re.M)}
+    assert [n for n in range(1, 8) if " out " in lines[n]] == [4, 5]
+    assert "None" not in pdf
+    # Hand 1 prints three cells of three figures (tricks, points, total), nothing for Dario.
+    assert len(lines[1].split()) == 2 + 3 * 3 + 1  # number, dealer, the bonus mark ▲
     csv = client.get(f"/matches/{match_id}.csv").get_data(as_text=True)
     assert "None" not in csv
 
@@ -254,6 +280,9 @@ def test_a_partnership_match_takes_a_substitute_and_ends_when_a_partner_leaves(t
     assert ">Elena</button>" in page and ">Bruno</button>" not in page
     assert "Elena + Dario" in page
     all_pages_answer(table, match_id)
+    # The table screen names her too: she deals hand 2.
+    screen = text(client.get(f"/matches/{match_id}/screen"))
+    assert "Dealer: Elena · Carla leads" in screen and "Elena + Dario" in screen
     hand2 = ([1, 1, 3, 0, 2], 3)
     assert ff.tap_winners(*hand2).status_code == 303
     totals = [a + b for a, b in zip(totals, side_points(*hand2), strict=True)]
@@ -268,3 +297,51 @@ def test_a_partnership_match_takes_a_substitute_and_ends_when_a_partner_leaves(t
     all_pages_answer(table, match_id)
     assert "Carla leaves after hand 2" in client.get(f"/matches/{match_id}").get_data(
         as_text=True)
+
+
+def test_a_joiner_seated_between_two_players_gets_a_column_there(table, client):
+    match_id = table.new_match("fortyfive", NAMES)
+    ff = FortyFive(table, match_id)
+    hand1 = ([0, 0, 1, 2, 2], 2)
+    assert ff.tap_winners(*hand1).status_code == 303
+    totals = add([0, 0, 0], hand_points(*hand1))
+    assert totals == [10, 5, 15]
+    # Dario sits between Anna and Bruno, joining with the lowest total.
+    assert change(table, match_id, "join", name="Dario", at=1).status_code == 303
+    sheet = table.sheet(match_id)
+    assert sheet["totals"] == [*totals, min(totals)]
+    # Anna dealt hand 1: Dario, after her, deals hand 2, and Bruno leads.
+    assert sheet["next"]["seats"] == [0, 3, 1, 2] and sheet["next"]["dealer"] == 3
+    page = client.get(f"/matches/{match_id}").get_data(as_text=True)
+    header = re.search(r"<thead>(.*?)</thead>", page, re.S).group(1)
+    assert re.findall(r'<span class="name">(\w+)</span>', header) == [
+        "Anna", "Dario", "Bruno", "Carla"]
+    assert tap_buttons(page) == ["0", "3", "1", "2"]
+    hand2 = ([3, 3, 1, 0, 2], 3)
+    assert ff.tap_winners(*hand2).status_code == 303
+    totals = add([*totals, min(totals)], hand_points(*hand2))
+    assert table.sheet(match_id)["totals"] == totals == [15, 10, 20, 20]
+
+    # Bruno sits out and Carla leaves: Anna and Dario play on; then Dario sits out too and
+    # the next hand waits for someone to come back (decided case 21).
+    assert change(table, match_id, "sit_out", seat=1).status_code == 303
+    assert change(table, match_id, "leave", seat=2).status_code == 303
+    assert table.sheet(match_id)["next"]["seats"] == [0, 3]
+    refused = change(table, match_id, "sit_out", seat=3)
+    assert refused.status_code == 422 and "at least 2 players" in text(refused)
+    hand3 = ([0, 0, 0, 3, 3], None)
+    assert ff.tap_winners(hand3[0], "none").status_code == 303
+    totals = add(totals, hand_points(*hand3))
+    sheet = table.sheet(match_id)
+    assert sheet["totals"] == totals and sheet["hands"][2]["points"] == [15, None, None, 10]
+    all_pages_answer(table, match_id)
+    # Anna leaves too: with Bruno sitting out, Dario is the only one dealt in.
+    assert change(table, match_id, "leave", seat=0).status_code == 303
+    sheet = table.sheet(match_id)
+    assert sheet["next"] is None and sheet["status"] == "in progress"
+    all_pages_answer(table, match_id)
+    assert "a player sitting out must come back before hand 4" in text(
+        client.get(f"/matches/{match_id}"))
+    assert change(table, match_id, "back", seat=1).status_code == 303
+    assert table.sheet(match_id)["next"]["seats"] == [3, 1]
+    all_pages_answer(table, match_id)

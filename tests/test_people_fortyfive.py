@@ -46,8 +46,11 @@ def empty_cells(row: str) -> int:
 
 
 def all_pages_answer(table, match_id: str) -> None:
+    """Every page of the match answers, and none prints a missing value as "None"."""
     pages = pages_of(table, match_id)
     assert set(pages.values()) == {200}, pages
+    for page in ("", "/live", "/history", ".csv"):
+        assert "None" not in text(table.client.get(f"/matches/{match_id}{page}")), page
 
 
 def tap_buttons(page: str) -> list[str]:

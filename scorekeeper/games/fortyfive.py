@@ -206,7 +206,7 @@ def _addressed(match: Match, number: int, kind: str, args: Mapping[str, str]) ->
     try:
         entry = _read(match, number, kind, args)
         _play(entry, entry.cards)
-    except (RuleError, Conflict):
+    except RuleError:
         return None
     return _preview(match, entry)
 

@@ -11,10 +11,11 @@ alone. Trick winners, the best trump and the points come from
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from flask import Blueprint, redirect, render_template, request
+from flask_babel import gettext as _
 
 from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
@@ -24,12 +25,14 @@ from ..models import Match
 from ..rules import N_, Nn_, Row, RuleError, Sheet, fortyfive
 from ..rules.cards import RANKS, SUITS, suit_symbol
 from ..rules.core import check_seat
+from ..rules.roster import Presence
 from ..web.access import needs_edit_right
 from ..web.entry import addressed, check_form, correcting, tap_address
 from ..web.forms import HandForm, whole
 from ..web.games import GameSpec
 from ..web.i18n import rule_message
 from ..web.pages import after_change, get_match, is_htmx, refusal_over_live, render_sheet
+from ..web.people import holders, presence
 
 bp = Blueprint("fortyfive", __name__)
 
@@ -60,6 +63,9 @@ class Entry:
     number: int
     dealer: int
     leader: int
+    # The seats dealt in this hand, in turn order, and the sheet's columns at this hand.
+    seats: list[int] = field(default_factory=list)
+    columns: list[tuple[int, ...]] = field(default_factory=list)
     kind: str = "enter"
     mode: str = MODES[0]
     winners: list[int] = field(default_factory=list)
@@ -85,15 +91,30 @@ class Entry:
         """True when the helper holds five complete tricks."""
         return sum(t.winner is not None for t in self.tricks) == fortyfive.TRICKS
 
+    @property
+    def offered(self) -> list[int]:
+        """The columns the entry offers: those with a seat dealt in this hand (a player
+        sitting out, not yet joined or gone takes no trick)."""
+        return [c for c, side in enumerate(self.columns) if set(side) & set(self.seats)]
+
+
+def _new(sheet: Sheet, number: int, kind: str) -> Entry:
+    """An empty hand ``number``, the next of ``sheet``: its dealer, first leader and the
+    seats dealt in."""
+    upcoming = sheet.next
+    if upcoming is None or upcoming.number != number:
+        raise Conflict
+    return Entry(number=number, dealer=upcoming.dealer, leader=upcoming.info.leader,
+                 seats=list(upcoming.seats), columns=list(sheet.columns), kind=kind,
+                 side_tricks=[None] * len(sheet.columns))
+
 
 def _blank(match: Match, number: int, kind: str) -> Entry:
-    """An empty hand ``number``: its dealer and first leader from the hands before it."""
-    before = compute_sheet(match, stored_hands(match)[: number - 1])
-    if before.next is None:
-        raise Conflict
-    columns = len(before.columns)
-    return Entry(number=number, dealer=before.next.dealer, leader=before.next.info.leader,
-                 kind=kind, side_tricks=[None] * columns)
+    """An empty hand ``number``: its dealer, first leader and seats dealt in from the hands
+    before it and the changes of who plays that came before it."""
+    roster = [c for c in match.roster if c.get("after", 0) < number]
+    before = compute_sheet(match, stored_hands(match)[: number - 1], roster=roster)
+    return _new(before, number, kind)
 
 
 def _choice(value: Any) -> str:
@@ -123,21 +144,43 @@ def _read(match: Match, number: int, kind: str, form: Mapping[str, str] | None =
     """The hand as the posted form (or ``form``, a page's address) carries it; RuleError for
     a value no tap could give."""
     entry = _blank(match, number, kind)
-    players, form = len(match.seats), request.form if form is None else form
+    form = request.form if form is None else form
     entry.mode = form.get("mode") if form.get("mode") in MODES else MODES[0]
-    entry.winners = [check_seat(w, players, N_("trick winner"))
+    entry.winners = [_dealt_seat(entry, w, N_("trick winner"))
                      for w in form.get("winners", "").split(",") if w.strip()]
     entry.bonus = form.get("bonus", "")
-    entry.side_tricks, entry.filled = fortyfive.fill_last_count(
-        [whole(form.get(f"side-{c}")) for c in range(len(entry.side_tricks))],
-        _filled(form.get("filled", "")))
+    _read_counts(entry, form)
     entry.bonus_side = form.get("bonus_side", "")
     entry.trump = suit_symbol(form["trump"]) if form.get("trump") else ""
     if form.get("leader"):
-        entry.leader = check_seat(whole(form["leader"]), players, N_("leader"))
+        entry.leader = _dealt_seat(entry, whole(form["leader"]), N_("leader"))
     entry.cards = form.get("cards", "").split()
     entry.suit = suit_symbol(form["suit"]) if form.get("suit") else ""
     return entry
+
+
+def _dealt_seat(entry: Entry, value: Any, what: str) -> int:
+    """``value`` as a seat dealt in the hand; RuleError for any other."""
+    seat = check_seat(value, max(entry.seats) + 1, what)
+    if seat not in entry.seats:
+        raise RuleError(N_("%(player)s is not dealt in and takes no part in this hand."),
+                        seat=seat)
+    return seat
+
+
+def _read_counts(entry: Entry, form: Mapping[str, str]) -> None:
+    """The tricks per side (or player) of the form, the last filled in from the others
+    among the columns offered; None for a column not offered."""
+    offered = entry.offered
+    filled = _filled(form.get("filled", ""))
+    if filled is not None:
+        filled = (offered.index(filled[0]), filled[1]) if filled[0] in offered else None
+    counts, filled = fortyfive.fill_last_count(
+        [whole(form.get(f"side-{c}")) for c in offered], filled)
+    entry.side_tricks = [None] * len(entry.columns)
+    for c, count in zip(offered, counts, strict=True):
+        entry.side_tricks[c] = count
+    entry.filled = None if filled is None else (offered[filled[0]], filled[1])
 
 
 def _filled(value: str) -> tuple[int, int] | None:
@@ -162,31 +205,41 @@ def _addressed(match: Match, number: int, kind: str, args: Mapping[str, str]) ->
     address holds no hand or one no tap could give."""
     try:
         entry = _read(match, number, kind, args)
-        _play(entry, len(match.seats), entry.cards)
+        _play(entry, entry.cards)
     except RuleError:
         return None
     return _preview(match, entry)
 
 
-def _play(entry: Entry, players: int, cards: list[str]) -> None:
-    """Fill the helper's tricks, who plays next and the best trump from ``cards``."""
-    state = fortyfive.trick_state(entry.trump, entry.leader, players, cards)
-    entry.cards, entry.tricks = list(state.cards), list(state.tricks)
-    entry.to_play, entry.best = state.to_play, state.best
+def _play(entry: Entry, cards: list[str]) -> None:
+    """Fill the helper's tricks, who plays next and the best trump from ``cards``, played
+    by the seats dealt in (the rules number them 0, 1, ... in turn order)."""
+    seats = entry.seats
+    state = fortyfive.trick_state(entry.trump, seats.index(entry.leader), len(seats), cards)
+
+    def seat(index: int | None) -> int | None:
+        return None if index is None else seats[index]
+
+    entry.cards = list(state.cards)
+    entry.tricks = [replace(t, plays=tuple((seats[s], card) for s, card in t.plays),
+                            winner=seat(t.winner)) for t in state.tricks]
+    entry.to_play = seat(state.to_play)
+    entry.best = None if state.best is None else replace(
+        state.best, seat=seats[state.best.seat], taker=seat(state.best.taker))
 
 
-def _apply(entry: Entry, action: str, players: int) -> None:
+def _apply(entry: Entry, action: str) -> None:
     """One tap: a trick winner, the last winner cleared, a card played or taken back."""
     verb, _sep, value = action.partition(":")
     if verb == "tap" and len(entry.winners) < fortyfive.TRICKS:
-        entry.winners.append(check_seat(value, players, N_("trick winner")))
+        entry.winners.append(_dealt_seat(entry, whole(value), N_("trick winner")))
     elif verb == "tap":
         raise RuleError(N_("The five trick winners are in: save the hand, or clear the last "
                            "tap to change one."))
     elif verb == "clear" and entry.winners:
         entry.winners.pop()
     elif verb == "uncard" and entry.cards:
-        _play(entry, players, entry.cards[:-1])
+        _play(entry, entry.cards[:-1])
     elif verb == "card":
         seat = entry.to_play
         if not entry.trump:
@@ -197,7 +250,7 @@ def _apply(entry: Entry, action: str, players: int) -> None:
         if not entry.suit:
             raise RuleError(N_("%(player)s: choose the suit of the card."), seat=seat)
         try:
-            _play(entry, players, [*entry.cards, value + entry.suit])
+            _play(entry, [*entry.cards, value + entry.suit])
         except RuleError as error:
             raise RuleError(N_("%(player)s: %(problem)s"), seat=seat,
                             problem=rule_message(error)) from error
@@ -208,8 +261,11 @@ def _bonus(value: str) -> Any:
     return None if value == NO_TRUMP else whole(value)
 
 
-def _data(entry: Entry, players: int) -> dict[str, Any]:
-    """The hand dict to store, in the entry's mode; a missing bonus is left to the rules."""
+def _data(entry: Entry) -> dict[str, Any]:
+    """The hand dict to store, in the entry's mode; a missing bonus is left to the rules.
+    Cards are grouped by trick, one for each seat dealt in; counts per player have None for
+    a seat not dealt in."""
+    players = len(entry.seats)
     if entry.mode == "cards":
         plays = [" ".join(entry.cards[i:i + players])
                  for i in range(0, len(entry.cards), players)]
@@ -230,7 +286,8 @@ def _complete(entry: Entry) -> bool:
     if entry.mode == "cards":
         return entry.done
     if entry.mode == "sides":
-        return bool(entry.bonus_side) and None not in entry.side_tricks
+        return bool(entry.bonus_side) and None not in [entry.side_tricks[c]
+                                                       for c in entry.offered]
     return bool(entry.bonus) and len(entry.winners) == fortyfive.TRICKS
 
 
@@ -239,7 +296,7 @@ def _preview(match: Match, entry: Entry) -> Entry:
     if not _complete(entry):
         return entry
     hands = list(stored_hands(match))
-    data = _data(entry, len(match.seats))
+    data = _data(entry)
     if entry.number <= len(hands):
         hands[entry.number - 1] = data
     else:
@@ -274,8 +331,7 @@ def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
 
 def fortyfive_entry(match: Match, sheet: Sheet, mode: str | None = None) -> Entry:
     """A fresh entry for the next hand, in ``mode`` (default: tapping trick winners)."""
-    entry = Entry(number=sheet.next.number, dealer=sheet.next.dealer,
-                  leader=sheet.next.info.leader, side_tricks=[None] * len(sheet.columns))
+    entry = _new(sheet, sheet.next.number, "enter")
     entry.mode = mode if mode in MODES else MODES[0]
     return entry
 
@@ -290,13 +346,13 @@ def _show(match: Match, entry: Entry, *, error: str | None = None, status: int =
     whose address carries the hand (reloading it posts nothing), or, for a refused tap,
     the whole page around it. The correction page posts without htmx.
     """
-    if is_htmx() and entry.kind == "enter" and entry.mode == "sides":
-        # A count may fill in another side's: the whole form comes back.
-        return render_template(FORM, match=match, sheet=compute_sheet(match), names=match.names,
-                               entry=entry, error=error, error_at="save"), status
     if is_htmx() and entry.kind == "enter":
-        return render_template(STATE, match=match, sheet=compute_sheet(match), names=match.names,
-                               entry=entry, error=error, fragment=True), status
+        sheet = compute_sheet(match)
+        shown = {"match": match, "sheet": sheet, "names": holders(match, sheet), "entry": entry,
+                 "error": error}
+        if entry.mode == "sides":  # a count may fill in another side's: the whole form
+            return render_template(FORM, **shown, error_at="save"), status
+        return render_template(STATE, **shown, fragment=True), status
     if error is None and request.method == "POST":
         endpoint = "fortyfive.edit" if entry.kind == "correct" else "matches.show"
         numbered = {"number": entry.number} if entry.kind == "correct" else {}
@@ -318,7 +374,7 @@ def _step(match: Match, number: int | None):
     """Apply the posted action to the hand in the form: a tap, a card, or save."""
     form = HandForm()
     kind = "enter" if number is None else "correct"
-    players, entry = len(match.seats), None
+    entry = None
     try:
         check_form(form, match)
         if number is None:
@@ -329,21 +385,21 @@ def _step(match: Match, number: int | None):
         elif form.number.data != number:
             raise Conflict
         entry = _read(match, number, kind)
-        _play(entry, players, entry.cards)
+        _play(entry, entry.cards)
     except (RuleError, Conflict) as error:  # a correction is shown again as typed
         typed = _addressed(match, number, kind, request.form) if kind == "correct" else None
         return _refused_step(match, error, typed, kind)
     action = request.form.get("action", "")
     if action == "save":
         try:
-            save_hand(match, number, _data(entry, players), expected=form.version.data,
+            save_hand(match, number, _data(entry), expected=form.version.data,
                       kind=kind)
         except (RuleError, Conflict) as error:
             return _refused_step(match, _named(match, entry, error), _preview(match, entry),
                                  kind)
         return _saved(match, entry)
     try:
-        _apply(entry, action, players)
+        _apply(entry, action)
     except RuleError as error:
         return _show(match, _preview(match, entry), status=422,
                      error=rule_message(error, match.names))
@@ -377,7 +433,7 @@ def edit(match_id: str, number: int):
     if shown:
         return render_sheet(match, template=EDIT, entry=shown, number=number)
     entry = _stored(match, number, request.args.get("entry"))
-    _play(entry, len(match.seats), entry.cards)
+    _play(entry, entry.cards)
     return render_sheet(match, template=EDIT, entry=_preview(match, entry), number=number)
 
 
@@ -401,7 +457,11 @@ def partners(players: int) -> dict[bool, list[list[int]]]:
 
 
 def _tricks(sheet: Sheet, row: Row, column: int) -> str:
-    """A printed cell's detail: the side's tricks, and the bonus trick's mark."""
+    """A printed cell's detail: the side's tricks, and the bonus trick's mark; "out" for a
+    seat that sat the hand out, nothing for one not yet joined or gone (its points None)."""
+    if row.points[column] is None:
+        seat = sheet.columns[column][0]
+        return _("out") if presence(row, seat) is Presence.OUT else ""
     tricks = row.inputs.get("side_tricks", [""] * len(sheet.columns))[column]
     return f"{tricks}{' ▲' if row.inputs.get('bonus_side') == column else ''}"
 

@@ -2,7 +2,7 @@
 (with the lowest total), a sit-out and a return, a substitute and leavers, with a correction
 and an undo in between; in partnerships, a join and a sit-out refused, a substitute taking
 a seat, and a partner leaving, which ends the match. Totals are worked out here from
-RULES.md: 5 a trick, 10 instead for the trick with the best trump."""
+docs/rules.md#forty-five-tricks-and-points: 5 a trick, 10 instead for the best trump."""
 
 from __future__ import annotations
 

@@ -71,7 +71,8 @@ def play_hand(page: Page, base: str, match_id: str) -> None:
     """The hand on one phone as the table plays it: every bid on its keys (the first key
     the player may tap), then all the tricks to the first player dealt in, and Save."""
     page.goto(f"{base}/matches/{match_id}")
-    info = sheet_of(page, base, match_id)["next"]["info"]
+    before = sheet_of(page, base, match_id)
+    info = before["next"]["info"]
     for _seat in info["order"]:
         settled(page)
         page.locator("#bid-form .keypad button:not([disabled])").first.click()
@@ -82,7 +83,9 @@ def play_hand(page: Page, base: str, match_id: str) -> None:
         count = info["cards"] if index == 0 else 0
         page.locator(f"label.key:has(input[name='values-{seat}'][value='{count}'])").click()
     page.locator("button[value=save]").click()
-    expect(page.locator(".notice, [role=status]").first).to_be_visible()
+    saved = f"#hand-{before['next']['number']} .pts"
+    expect(page.locator(saved).first).to_be_visible()
+    settled(page)
 
 
 def totals(page: Page) -> list[str]:
@@ -146,10 +149,12 @@ def test_a_navawhist_evening_with_a_late_arrival_and_an_early_leaver(browser, se
 
     # Bruno leaves after hand 9; a mistaken leave is Undone, then Redone.
     change(anna, base, match_id, "leave", who="Bruno")
-    anna.get_by_role("button", name=re.compile("^Undo: Bruno leaves")).click()
-    expect(anna.get_by_role("button", name=re.compile("^Redo: Bruno leaves"))).to_be_visible()
+    anna.get_by_role("button", name=re.compile("^Undo: Bruno leaves")).first.click()
+    redo = anna.get_by_role("button", name=re.compile("^Redo: Bruno leaves")).first
+    expect(redo).to_be_visible()
+    expect(anna.locator("#roster-marks")).not_to_contain_text("Bruno leaves")
     shot(anna, "people-8-leave-undone")
-    anna.get_by_role("button", name=re.compile("^Redo: Bruno leaves")).click()
+    redo.click()
     expect(anna.locator("#roster-marks")).to_contain_text("Bruno leaves after hand 9")
     play_hand(bruno, base, match_id)
     shot(anna, "people-9-after-the-leave")

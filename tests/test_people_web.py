@@ -240,3 +240,24 @@ def test_two_app_instances_show_the_same_players_after_every_change(tmp_path):
         with apps[1].app_context():
             db.engine.dispose()
         drop_database(apps[0])
+
+
+def test_each_person_s_hand_statistics_count_the_hands_they_played(table, app):
+    """docs/rules.md#people-who-come-and-go, "Substitute" and case 27: Elena plays Anna's
+    seat from hand 3; each is counted the hands they bid in (2 each), and Dario, who joins,
+    only his own hands, never his entry total."""
+    match_id = table.new_match("navawhist", NAMES, hook=False)
+    table.play_navawhist(match_id, [1, 0, 0], [1, 0, 0])
+    table.play_navawhist(match_id, [1, 1, 0], [1, 1, 0])
+    assert change(table, match_id, "substitute", seat=0, name="Elena").status_code == 303
+    assert change(table, match_id, "join", name="Dario").status_code == 303
+    table.play_navawhist(match_id, [3, 0, 0, 0], [3, 0, 0, 0])
+    table.play_navawhist(match_id, [0, 4, 0, 0], [0, 4, 0, 0])
+    with app.app_context():
+        from scorekeeper.engine.stats import compute
+
+        stats = compute(db.session.get(Match, match_id).table_id)
+        line = {stats.names[p]: dict(line.counts)
+                for p, line in stats.games["navawhist"].players.items()}
+    assert {name: (c["hands"], c["exact"]) for name, c in line.items()} == {
+        "Anna": (2, 2), "Elena": (2, 2), "Bruno": (4, 4), "Carla": (4, 4), "Dario": (2, 2)}

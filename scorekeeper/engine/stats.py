@@ -11,7 +11,7 @@ so a correction of a past match rates every later one again, in order.
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from sqlalchemy import select
@@ -19,7 +19,8 @@ from sqlalchemy.orm import selectinload
 
 from ..db import db
 from ..models import Match, Player, Table
-from ..rules import GAMES, Figure
+from ..rules import GAMES, Figure, Sheet
+from ..rules.sheet import Counts
 from .cache import cache
 from .charts import spread
 from .sheets import compute_sheet, sheets
@@ -39,6 +40,25 @@ class Facts:
     places: tuple[int, ...]
     winners: tuple[int, ...]
     counts: tuple[dict[str, int], ...]  # the game's counts, per column
+    # A seat several people held: each one's counts of the hands they played, as (column,
+    # player id, counts); they replace that column's counts for its players (case 27).
+    shares: tuple[tuple[int, int, dict[str, int]], ...] = ()
+
+
+def shares_of(sheet: Sheet, ids: list[int], count: Counts) -> tuple[tuple[int, int, dict], ...]:
+    """The counts of each person who held a seat that changed hands, over the hands they
+    held it (docs/rules.md#people-who-come-and-go, "Substitute")."""
+    out = []
+    for column, seats in enumerate(sheet.columns):
+        held = sheet.roster.holders[seats[0]] if seats[0] < len(sheet.roster.holders) else ()
+        if len(seats) != 1 or len(held) < 2:
+            continue
+        for index, holder in enumerate(held):
+            until = held[index + 1].hand if index + 1 < len(held) else len(sheet.rows) + 1
+            rows = tuple(row for row in sheet.rows if holder.hand <= row.number < until)
+            person = ids[seats[0]] if holder.person is None else holder.person
+            out.append((column, person, count(replace(sheet, rows=rows))[column]))
+    return tuple(out)
 
 
 def facts_of(match: Match) -> Facts:
@@ -52,14 +72,16 @@ def facts_of(match: Match) -> Facts:
     # A seat's result goes to whoever played most of its hands (its own player, None, or a
     # substitute): docs/rules.md#people-who-come-and-go, case 26.
     credit = sheet.roster.credit
-    ids = [seat.player_id if s >= len(credit) or credit[s] is None else credit[s]
-           for s, seat in enumerate(match.seats)]
+    seated = [seat.player_id for seat in match.seats]
+    ids = [seated[s] if s >= len(credit) or credit[s] is None else credit[s]
+           for s in range(len(seated))]
     return Facts(
         id=match.id, version=match.version, game=match.game, created_at=match.created_at,
         finished=sheet.finished,
         columns=tuple(tuple(ids[s] for s in column) for column in sheet.columns),
         totals=tuple(sheet.totals), places=tuple(sheet.places), winners=tuple(sheet.winners),
-        counts=game.counts(sheet) if game.counts else tuple({} for _c in sheet.columns))
+        counts=game.counts(sheet) if game.counts else tuple({} for _c in sheet.columns),
+        shares=shares_of(sheet, seated, game.counts) if game.counts else ())
 
 
 FACTS_BATCH = 500  # matches loaded at a time when their facts are missing
@@ -193,9 +215,10 @@ class TableStats:
         return [p for p in order if p in met]
 
 
-def _add(line: Line, facts: Facts, column: int) -> None:
-    """One match of a player (or side) into its line."""
-    line.counts.update(facts.counts[column])
+def _add(line: Line, facts: Facts, column: int, counts: bool = True) -> None:
+    """One match of a player (or side) into its line (``counts``: its column's counts too)."""
+    if counts:
+        line.counts.update(facts.counts[column])
     if not facts.finished:
         return
     line.played += 1
@@ -220,9 +243,12 @@ def compute(table_id: str) -> TableStats:
         stats = games.setdefault(facts.game, GameStats(facts.game))
         stats.matches += 1
         stats.finished += facts.finished
+        shared = {column for column, _person, _counts in facts.shares}
+        for _column, person, counts in facts.shares:
+            stats.players[person].counts.update(counts)
         for column, players in enumerate(facts.columns):
             for player in players:
-                _add(stats.players[player], facts, column)
+                _add(stats.players[player], facts, column, column not in shared)
             if len(players) > 1:
                 _add(stats.sides[players], facts, column)
         if facts.finished and len(facts.columns) > 1:

@@ -815,9 +815,10 @@ def test_game_entry() -> None:
     assert GAME.clockwise is False
     assert GAME.solitaire is False
     assert GAME.build_sheet is build_sheet
-    assert [(o.key, o.kind, o.default) for o in GAME.options] == [("hook", "bool", True)]
-    assert GAME.clean_options(5, {}) == {"hook": True}
-    assert GAME.clean_options(5, {"hook": "off"}) == {"hook": False}
+    assert [(o.key, o.kind, o.default) for o in GAME.options] == [("hook", "bool", True),
+                                                                 ("entry", "choice", "lowest")]
+    assert GAME.clean_options(5, {}) == {"hook": True, "entry": "lowest"}
+    assert GAME.clean_options(5, {"hook": "off"}) == {"hook": False, "entry": "lowest"}
     raises(lambda: GAME.clean_options(11, {}))
     raises(lambda: GAME.clean_options(1, {}))
 

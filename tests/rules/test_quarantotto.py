@@ -230,7 +230,8 @@ def test_cards_score_like_their_total(found: tuple[list[int], int | None], data:
 def test_the_registry_entry() -> None:
     assert GAMES["quarantotto"] is GAME
     assert (GAME.min_players, GAME.max_players, GAME.clockwise) == (2, 6, True)
-    assert GAME.clean_options(4, {}) == {"length": "players", "games": 4, "target": 200}
+    assert GAME.clean_options(4, {}) == {"length": "players", "games": 4, "target": 200,
+                                        "entry": "lowest"}
     assert GAME.clean_options(4, {"length": "target", "target": "150"})["target"] == 150
     with pytest.raises(RuleError):
         GAME.clean_options(4, {"length": "forever"})
@@ -332,7 +333,7 @@ def test_an_empty_match() -> None:
     assert sheet.totals == (0, 0, 0, 0) and sheet.places == (1, 1, 1, 1)
     assert sheet.next is not None and (sheet.next.number, sheet.next.dealer) == (1, 3)
     assert sheet.winners == () and not sheet.finished
-    assert sheet.options == {"length": "players", "games": 4, "target": 200}
+    assert sheet.options == {"length": "players", "games": 4, "target": 200, "entry": "lowest"}
 
 
 @given(st.lists(games().filter(lambda g: len(g[0]) == 3), min_size=1, max_size=3))

@@ -261,3 +261,18 @@ def test_each_person_s_hand_statistics_count_the_hands_they_played(table, app):
                 for p, line in stats.games["navawhist"].players.items()}
     assert {name: (c["hands"], c["exact"]) for name, c in line.items()} == {
         "Anna": (2, 2), "Elena": (2, 2), "Bruno": (4, 4), "Carla": (4, 4), "Dario": (2, 2)}
+
+
+def test_the_csv_says_out_for_a_hand_sat_out_and_nothing_before_a_join(table):
+    import csv
+    import io
+
+    match_id = table.new_match("navawhist", NAMES, hook=False)
+    table.play_navawhist(match_id, [1, 0, 0], [1, 0, 0])
+    assert change(table, match_id, "join", name="Dario").status_code == 303
+    assert change(table, match_id, "sit_out", seat=1).status_code == 303
+    table.play_navawhist(match_id, [2, 0, 0, 0], [2, "", 0, 0])
+    rows = list(csv.reader(io.StringIO(table.client.get(
+        f"/matches/{match_id}.csv").get_data(as_text=True))))
+    points = {name: rows[0].index(name) for name in ("Bruno", "Dario")}
+    assert rows[1][points["Dario"]] == "" and rows[2][points["Bruno"]] == "out"

@@ -340,7 +340,7 @@ def csv_rows(match: Match, sheet: Sheet, names: Sequence[str],
         given = [value(row, c) if absent[c] is None else "" for _heading, value in
                  printing.csv_inputs for c in range(len(columns))]
         rows.append([row.number] + dealer + given
-                    + ["" if p is None else p if absent[c] is None else absent[c]
+                    + [absent[c] if absent[c] is not None else "" if p is None else p
                        for c, p in enumerate(row.points)]
                     + ["" if t is None else t for t in row.totals])
     blank = ([""] if dealt else []) + [""] * len(inputs)

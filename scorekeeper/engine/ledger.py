@@ -11,6 +11,7 @@ request's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -190,11 +191,8 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
     previous = sheets().peek((match.id, match.version)) if appended else None
     sheet = compute_sheet(match, inputs, previous)
     version = _bump_version(match, expected, finished=sheet.finished, locked=sheet.finished)
-    connection = db.session.connection()
-    now = _now()
-    fields = {"match_id": match.id, "number": number, "kind": kind, "old": old, "new": data,
-              "undone": False, "created_at": now}
-    try:  # a row another writer made meanwhile: that writer got there first
+
+    def write(connection: Any, now: datetime) -> None:
         if data is None:
             connection.execute(_DROP_HAND, {"match": match.id, "n": number})
         elif old is None:
@@ -203,15 +201,8 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
         else:
             connection.execute(_SET_HAND, {"match": match.id, "n": number, "data": data,
                                            "now": now})
-        change_id = connection.execute(_ADD_CHANGE, fields).scalar()
-        if undoes is not None:
-            connection.execute(_UNDONE, {"change": undoes.id})
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict from None
-    if undoes is not None:
-        set_committed_value(undoes, "undone", True)
+
+    change_id = _recorded(match, number, kind, old, data, undoes, write)
     if "hands" in match.__dict__:  # written past the ORM: read again if asked
         db.session.expire(match, ["hands"])
     sheets().put((match.id, version), sheet)
@@ -220,6 +211,29 @@ def save_hand(match: Match, number: int, data: dict[str, Any] | None, *,
     if kind in ENTRIES:  # a new entry is what Undo takes back, and ends what Redo could
         _steps().put((match.id, version), (Step(change_id, number, kind, old, data), None))
     return sheet
+
+
+def _recorded(match: Match, number: int, kind: str, old: Any, new: Any,
+              undoes: Change | None, write: Callable[[Any, datetime], None]) -> int:
+    """Write a change (``write``, given the connection and the time) and its line in the
+    history, in one transaction; the line's id. Conflict when a row another writer made
+    meanwhile stands in the way: that writer got there first."""
+    connection = db.session.connection()
+    now = _now()
+    try:
+        write(connection, now)
+        change_id = connection.execute(_ADD_CHANGE, {
+            "match_id": match.id, "number": number, "kind": kind, "old": old, "new": new,
+            "undone": False, "created_at": now}).scalar()
+        if undoes is not None:
+            connection.execute(_UNDONE, {"change": undoes.id})
+        db.session.commit()
+    except IntegrityError:
+        db.session.rollback()
+        raise Conflict from None
+    if undoes is not None:
+        set_committed_value(undoes, "undone", True)
+    return change_id
 
 
 def undoable(match: Match) -> Change | None:
@@ -346,26 +360,17 @@ def save_roster(match: Match, roster: list[dict[str, Any]], *, expected: int | N
         raise RuleError(N_("A player who holds a seat, or held one, cannot join again."))
     sheet = compute_sheet(match, list(stored_hands(match)), roster=list(roster))
     version = _bump_version(match, expected, finished=sheet.finished, locked=sheet.finished)
-    connection = db.session.connection()
-    now = _now()
-    try:
+
+    def write(connection: Any, _now: datetime) -> None:
         connection.execute(_SET_ROSTER, {"match": match.id, "roster": thawed(roster)})
         # The joiners' seats follow the roster: seats from the first joiner's on, made anew.
         connection.execute(_DROP_SEATS, {"match": match.id, "first": first})
         for offset, person in enumerate(joiners):
             connection.execute(_ADD_SEAT, {"match_id": match.id, "seat": first + offset,
                                            "player_id": person})
-        change_id = connection.execute(_ADD_CHANGE, {
-            "match_id": match.id, "number": ROSTER, "kind": kind, "old": {"roster": old},
-            "new": {"roster": thawed(roster)}, "undone": False, "created_at": now}).scalar()
-        if undoes is not None:
-            connection.execute(_UNDONE, {"change": undoes.id})
-        db.session.commit()
-    except IntegrityError:
-        db.session.rollback()
-        raise Conflict from None
-    if undoes is not None:
-        set_committed_value(undoes, "undone", True)
+
+    change_id = _recorded(match, ROSTER, kind, {"roster": old}, {"roster": thawed(roster)},
+                          undoes, write)
     set_committed_value(match, "roster", thawed(roster))
     db.session.expire(match, ["seats"])
     sheets().put((match.id, version), sheet)

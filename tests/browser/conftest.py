@@ -4,14 +4,17 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
 import threading
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from flask import Flask
-from playwright.sync_api import Browser, Page, sync_playwright
+from playwright.sync_api import Browser, BrowserContext, Page, sync_playwright
 from werkzeug.serving import make_server
 
 CHROMIUM = "/usr/bin/chromium"
@@ -29,6 +32,38 @@ def shot(page: Page, name: str) -> None:
     if SHOTS:
         Path(SHOTS).mkdir(parents=True, exist_ok=True)
         page.screenshot(path=f"{SHOTS}/{name}.png", full_page=True)
+
+
+# A name a phone on the Wi-Fi may know the computer by: Caddy makes a certificate for
+# whatever name a phone opens (`tls internal`, on demand).
+LAN_NAME = "scorekeeper-table.local"
+
+
+def trusting_phone(browser: Browser, plain_port: int, folder: Path, *, locale: str = "en-GB",
+                   dark: bool = False) -> BrowserContext:
+    """A phone's browser that trusts the table's certificate authority, as it does once it
+    installed the certificate page's file (an NSS database of its own, which Chromium on
+    Linux reads), and finds LAN_NAME at 127.0.0.1; a profile on disk under ``folder``, as a
+    phone's browser has (an incognito one cannot install apps)."""
+    certutil = shutil.which("certutil")
+    assert certutil, "certutil is missing: install the libnss3-tools package (.ci/run does)"
+    home = folder / "home"
+    nssdb = home / ".pki" / "nssdb"
+    nssdb.mkdir(parents=True)
+    subprocess.run([certutil, "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
+    root = folder / "scorekeeper-ca.crt"  # as the certificate page hands it out
+    with urllib.request.urlopen(f"http://127.0.0.1:{plain_port}/certificate/"
+                                "scorekeeper-ca.crt", timeout=10) as answer:
+        root.write_bytes(answer.read())
+    subprocess.run([certutil, "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "Scorekeeper",
+                    "-i", str(root)], check=True)
+    context = browser.browser_type.launch_persistent_context(
+        str(folder / "profile"), executable_path=CHROMIUM, env={**os.environ, "HOME": str(home)},
+        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"],
+        viewport=PHONE, locale=locale, color_scheme="dark" if dark else "light",
+        device_scale_factor=1)
+    context.set_default_timeout(15_000)
+    return context
 
 
 def settled(page: Page) -> None:

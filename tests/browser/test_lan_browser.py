@@ -9,10 +9,6 @@ awake and the app can be installed. Over plain HTTP the same page offers the sec
 
 from __future__ import annotations
 
-import os
-import shutil
-import subprocess
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -21,14 +17,11 @@ from playwright.sync_api import Browser, Page, expect
 
 from bench.served import Server, served
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, shot
+from .conftest import LAN_NAME, shot, trusting_phone
 from .test_games_browser import create_match
 
 pytestmark = pytest.mark.browser
 
-# A name a phone on the Wi-Fi may know the computer by: Caddy makes a certificate for
-# whatever name a phone opens (`tls internal`, on demand).
-LAN_NAME = "scorekeeper-table.local"
 
 
 @pytest.fixture
@@ -42,24 +35,7 @@ def server(tmp_path: Path) -> Iterator[Server]:
 def phone(browser: Browser, server: Server, tmp_path: Path) -> Iterator[Page]:
     """A Chromium that trusts the server's certificate authority and finds LAN_NAME at
     127.0.0.1; a phone-sized page in it."""
-    certutil = shutil.which("certutil")
-    assert certutil, "certutil is missing: install the libnss3-tools package (.ci/run does)"
-    home = tmp_path / "home"
-    nssdb = home / ".pki" / "nssdb"
-    nssdb.mkdir(parents=True)
-    subprocess.run([certutil, "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
-    root = tmp_path / "scorekeeper-ca.crt"  # as the certificate page hands it out
-    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/certificate/"
-                                "scorekeeper-ca.crt", timeout=10) as answer:
-        root.write_bytes(answer.read())
-    subprocess.run([certutil, "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "Scorekeeper",
-                    "-i", str(root)], check=True)
-    # A profile on disk, as a phone's browser has: an incognito one cannot install apps.
-    context = browser.browser_type.launch_persistent_context(
-        str(tmp_path / "profile"), executable_path=CHROMIUM,
-        env={**os.environ, "HOME": str(home)},
-        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"],
-        viewport=PHONE, locale="en-GB", device_scale_factor=1)
+    context = trusting_phone(browser, server.port, tmp_path)
     context.set_default_timeout(10_000)
     yield context.pages[0] if context.pages else context.new_page()
     context.close()

@@ -8,23 +8,18 @@ from the database and compared with what both phones show."""
 from __future__ import annotations
 
 import json
-import os
 import re
-import shutil
 import sqlite3
-import subprocess
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from playwright.sync_api import Browser, Page, expect
+from playwright.sync_api import Page, expect
 
 from bench.served import Server, served
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, PHONE, settled, shot
+from .conftest import LAN_NAME, settled, shot, trusting_phone
 from .test_games_browser import unfold
-from .test_lan_browser import LAN_NAME
 from .test_navawhist_browser import create_match
 
 pytestmark = pytest.mark.browser
@@ -34,31 +29,6 @@ pytestmark = pytest.mark.browser
 def server(tmp_path: Path) -> Iterator[Server]:
     with served(tmp_path / "evening.db") as running:
         yield running
-
-
-def trusting_phone(browser: Browser, server: Server, folder: Path, *, locale: str,
-                   dark: bool) -> Page:
-    """A phone's browser that trusts the table's certificate authority (as after its
-    certificate page) and finds LAN_NAME on the Wi-Fi."""
-    home = folder / "home"
-    nssdb = home / ".pki" / "nssdb"
-    nssdb.mkdir(parents=True)
-    certutil = shutil.which("certutil")
-    assert certutil, "certutil is missing: install the libnss3-tools package (.ci/run does)"
-    subprocess.run([certutil, "-d", f"sql:{nssdb}", "-N", "--empty-password"], check=True)
-    root = folder / "scorekeeper-ca.crt"
-    with urllib.request.urlopen(f"http://127.0.0.1:{server.port}/certificate/"
-                                "scorekeeper-ca.crt", timeout=10) as answer:
-        root.write_bytes(answer.read())
-    subprocess.run([certutil, "-d", f"sql:{nssdb}", "-A", "-t", "C,,", "-n", "Scorekeeper",
-                    "-i", str(root)], check=True)
-    context = browser.browser_type.launch_persistent_context(
-        str(folder / "profile"), executable_path=CHROMIUM, env={**os.environ, "HOME": str(home)},
-        args=[*CHROMIUM_ARGS, f"--host-resolver-rules=MAP {LAN_NAME} 127.0.0.1"],
-        viewport=PHONE, locale=locale, color_scheme="dark" if dark else "light",
-        device_scale_factor=1)
-    context.set_default_timeout(15_000)
-    return context.pages[0] if context.pages else context.new_page()
 
 
 def sheet_of(page: Page, base: str, match_id: str) -> dict:
@@ -107,8 +77,10 @@ def change(page: Page, base: str, match_id: str, action: str, who: str = "",
 
 def test_a_navawhist_evening_with_a_late_arrival_and_an_early_leaver(browser, server, tmp_path):
     base = f"https://{LAN_NAME}:{server.secure_port}"
-    anna = trusting_phone(browser, server, tmp_path / "a", locale="en-GB", dark=False)
-    bruno = trusting_phone(browser, server, tmp_path / "b", locale="it-IT", dark=True)
+    phones = [trusting_phone(browser, server.port, tmp_path / name, locale=locale, dark=dark)
+              for name, locale, dark in (("a", "en-GB", False), ("b", "it-IT", True))]
+    anna, bruno = (context.pages[0] if context.pages else context.new_page()
+                   for context in phones)
     create_match(anna, base)
     match_id = anna.url.split("/matches/")[1].split("?")[0].split("#")[0]
     anna.goto(f"{base}/matches/{match_id}/share")

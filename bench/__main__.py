@@ -306,11 +306,22 @@ def bench_https(directory: Path) -> list[tuple[str, str, str]]:
 
 
 def bench_club(directory: Path) -> list[tuple[str, str, str]]:
-    """A club night over HTTPS, the tables where it breaks, the server's memory after it."""
+    """A club night over HTTPS, the tables where it breaks, the same night on the floor of
+    the stack, the server's memory after it."""
     path = directory / "club.db"
     make_app(path)
     got = club_night(path, legal_hands(4, 16, random.Random(16)))
-    first = got["night"]
+    first, floor = got["night"], got["floor"]
+
+    def measured(night: dict) -> str:
+        errors = sorted(set(night["errors"]))[:3]
+        return (f"bid p95 {ms(p95(night['bids']))} ({len(night['bids'])} bids), poll p95 "
+                f"{ms(p95(night['polls']))} ({len(night['polls'])} polls), "
+                f"{night['resets']} connections reset{'; ' + ', '.join(errors) if errors else ''}")
+
+    def cpu(night: dict) -> str:
+        return f"{night['wall']:.0f} s: " + ", ".join(
+            f"{what} {seconds:.1f} s" for what, seconds in night["cpu"].items())
 
     def held(night: dict) -> str:
         return (f"{night['tables']} tables: bid p95 {ms(p95(night['bids']))}, poll p95 "
@@ -328,21 +339,18 @@ def bench_club(directory: Path) -> list[tuple[str, str, str]]:
         where = f"holds {max(kept)} tables, breaks at {min(lost)}"
     else:
         where = f"breaks at {min(lost)} tables (the fewest tried)"
-    errors = sorted(set(first["errors"]))[:3]
     return [
         (f"16. A club night through scorekeeper serve (Caddy, HTTPS, 2 workers): {FOLLOWERS:,} "
          f"phones following (a poll every 4 s, keep-alive), {TABLES} tables a tap a second, "
-         "40 s", f"bid p95 {ms(p95(first['bids']))} ({len(first['bids'])} bids), poll p95 "
-         f"{ms(p95(first['polls']))} ({len(first['polls'])} polls), {first['resets']} "
-         f"connections reset{'; ' + ', '.join(errors) if errors else ''}",
-         "< 50 ms, < 30 ms, no reset"),
+         "40 s", measured(first), "< 50 ms, < 30 ms, no reset"),
         (f"    where it breaks: 60, 80... tables ({STEP_SECONDS:.0f} s each) until a bid's p95 "
          "reaches 50 ms or a reset (20 and 10 when 40 do not hold)", f"{where} ({steps})",
          "reported"),
         ("    CPU seconds over the night (its 8 s of opening included), from /proc",
-         f"{first['wall']:.0f} s: " + ", ".join(
-             f"{what} {seconds:.1f} s" for what, seconds in first["cpu"].items())
-         + f"; the host's load average {os.getloadavg()[0]:.1f}", ""),
+         f"{cpu(first)}; the host's load average {os.getloadavg()[0]:.1f}", ""),
+        ("    the floor app served the same way (bench/floor.py: a bare CSRF POST, a version "
+         "read), the same night after Scorekeeper's: what the stack itself gives here",
+         f"{measured(floor)}; CPU over {cpu(floor)}", "reported"),
         ("9. The whole server's memory after the club night (RSS from /proc)",
          got["memory"].text(), ""),
     ]

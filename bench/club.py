@@ -11,7 +11,13 @@ all the tricks), each tap followed by the live read its page makes. The follower
 few processes (one asyncio loop each), the tables in this one. After the first 8 s (every
 phone has opened its page), the time from sending each request to reading its whole answer
 is recorded: the bench reports the 95th percentile of the bids and of the followers' polls,
-and counts the connections reset or closed under a request."""
+and counts the connections reset or closed under a request.
+
+The same night is then played against the floor of the stack (bench/floor.py, served the
+same way): its tables start games as Scorekeeper's start matches, tap its bare CSRF POST
+(a hand's four bids and the tricks, each claiming a version) and read its live part, and
+its followers poll that live part as they poll Scorekeeper's. What differs between the two
+is an ``App``; the night's code is the same."""
 
 from __future__ import annotations
 
@@ -25,11 +31,13 @@ import re
 import resource
 import ssl
 import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from pathlib import Path
 from urllib.parse import urlencode
 
-from bench.phones import LAN_NAME, NAMES, root_of, server_memory, trusting
-from bench.served import Server, served
+from bench.phones import LAN_NAME, NAMES, root_of, served_floor, server_memory, trusting
+from bench.served import served
 from scorekeeper.rules import GAMES
 
 FOLLOWERS = 2000
@@ -111,21 +119,21 @@ def shown_version(answer: dict[str, str], data: bytes) -> int:
     return int(re.search(rb'data-version="(\d+)"', data).group(1))
 
 
-async def follow(port: int, context: ssl.SSLContext, match_id: str, since: float,
+async def follow(port: int, context: ssl.SSLContext, live: str, since: float,
                  until: float, polls: list[float], errors: list[str]) -> int:
-    """A follower: the live part, then every 4 s whether it changed since the version its
-    page shows. Its connection's resets."""
+    """A follower: the live part at ``live``, then every 4 s whether it changed since the
+    version its page shows. Its connection's resets."""
     phone = Phone(port, context)
     await asyncio.sleep(random.uniform(0, POLL))  # phones do not all open at once
     try:
-        status, answer, data = await phone.send("GET", f"/matches/{match_id}/live")
+        status, answer, data = await phone.send("GET", live)
         assert status == 200, status
         version = shown_version(answer, data)
         await asyncio.sleep(POLL)
         while time.perf_counter() < until:
             start = time.perf_counter()
             status, answer, data = await phone.send(
-                "GET", f"/matches/{match_id}/live?since={version}", {"HX-Request": "true"})
+                "GET", f"{live}?since={version}", {"HX-Request": "true"})
             if start >= since:
                 polls.append(time.perf_counter() - start)
             if status not in (200, 204):
@@ -141,10 +149,11 @@ async def follow(port: int, context: ssl.SSLContext, match_id: str, since: float
     return phone.resets
 
 
-def followers(port: int, root: bytes, match_ids: list[str], count: int, since: float,
+def followers(port: int, root: bytes, lives: list[str], count: int, since: float,
               until: float) -> tuple[list[float], int, list[str], float]:
-    """``count`` followers in this process (one of a few): their polls' seconds, their
-    resets, what went wrong and the CPU seconds this process used."""
+    """``count`` followers in this process (one of a few), each following one of the live
+    parts at ``lives``: their polls' seconds, their resets, what went wrong and the CPU
+    seconds this process used."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     context = trusting(root)
@@ -153,7 +162,7 @@ def followers(port: int, root: bytes, match_ids: list[str], count: int, since: f
 
     async def run() -> list[int]:
         return await asyncio.gather(*(
-            follow(port, context, match_ids[n % len(match_ids)], since, until, polls, errors)
+            follow(port, context, lives[n % len(lives)], since, until, polls, errors)
             for n in range(count)))
 
     cpu = time.process_time()
@@ -161,63 +170,104 @@ def followers(port: int, root: bytes, match_ids: list[str], count: int, since: f
     return polls, sum(resets), errors[:20], time.process_time() - cpu
 
 
-async def start_match(port: int, context: ssl.SSLContext) -> tuple[Phone, str, str]:
-    """A table's phone starting its match (4 players): the phone, its CSRF token and the
-    match's id."""
+Taps = list[tuple[str, str, dict]]  # a hand's taps: (what, the path it posts to, its form)
+
+
+@dataclass(frozen=True)
+class App:
+    """What a night plays against. A table's phone starts its game at ``{prefix}/new`` (the
+    page, its CSRF token, then ``form`` posted: a 303 to the game) and follows it at
+    ``{prefix}/<id>/live``, as the followers do; ``hand`` gives a hand's taps, from the
+    version the game is at; ``tapped`` reads the version a tap's answer shows."""
+
+    prefix: str
+    form: dict
+    hand: Callable[[Phone, str, dict], Awaitable[tuple[int, Taps] | None]]
+    tapped: Callable[[dict[str, str], bytes], int]
+
+
+async def match_hand(phone: Phone, match_id: str, hand: dict) -> tuple[int, Taps] | None:
+    """A Navawhist hand as its page posts it, from the match's sheet: a bid a seat in the
+    order of the bidding, then the tricks (none when the match is over)."""
+    _, _, data = await phone.send("GET", f"/matches/{match_id}.json",
+                                  {"Accept-Encoding": "identity"})
+    sheet = json.loads(data)
+    if sheet["next"] is None:
+        return None
+    number, path = sheet["next"]["number"], f"/matches/{match_id}/navawhist"
+    taps = [("bid", f"{path}/bid", {"number": number, "seat": seat, "bid": hand["bids"][seat]})
+            for seat in sheet["next"]["info"]["order"]]
+    taps.append(("tricks", f"{path}/tricks", {"number": number, "action": "save", **{
+        f"values-{s}": t for s, t in enumerate(hand["tricks"])}}))
+    return sheet["version"], taps
+
+
+async def game_hand(phone: Phone, game_id: str, hand: dict) -> tuple[int, Taps]:
+    """A hand on the floor's game, from the version its live part shows: four bare POSTs,
+    then the tricks as a fifth."""
+    _, answer, data = await phone.send("GET", f"/games/{game_id}/live")
+    path = f"/games/{game_id}/bid"
+    taps = [("bid", path, {"bid": bid}) for bid in hand["bids"]]
+    taps.append(("tricks", path, {"bid": hand["tricks"][0]}))
+    return shown_version(answer, data), taps
+
+
+SCOREKEEPER = App(
+    "/matches",
+    {"game": "navawhist", "first_dealer": 0, "action": "start",
+     **{f"players-{n}": name for n, name in enumerate(NAMES)},
+     **{f"opt_{option.key}": "y" if option.default is True else option.default
+        for option in GAMES["navawhist"].options if option.default not in (False, None)}},
+    match_hand, lambda answer, _data: int(answer["x-match-version"]))
+FLOOR = App("/games", {}, game_hand, shown_version)
+
+
+async def start_game(app: App, port: int, context: ssl.SSLContext) -> tuple[Phone, str, str]:
+    """A table's phone starting its game (a match of 4 players on Scorekeeper): the phone,
+    its CSRF token and the game's id."""
     phone = Phone(port, context)
-    _, _, page = await phone.send("GET", "/matches/new", {"Accept-Encoding": "identity"})
+    _, _, page = await phone.send("GET", f"{app.prefix}/new", {"Accept-Encoding": "identity"})
     token = re.search(rb'name="csrf_token" value="([^"]+)"', page).group(1).decode()
-    form = {"csrf_token": token, "game": "navawhist", "first_dealer": 0, "action": "start",
-            **{f"players-{n}": name for n, name in enumerate(NAMES)},
-            **{f"opt_{option.key}": "y" if option.default is True else option.default
-               for option in GAMES["navawhist"].options
-               if option.default not in (False, None)}}
-    status, answer, _ = await phone.send("POST", "/matches/new", body=urlencode(form))
+    status, answer, _ = await phone.send("POST", f"{app.prefix}/new",
+                                         body=urlencode({"csrf_token": token, **app.form}))
     assert status == 303, status
     return phone, token, answer["location"].rsplit("/", 1)[1]
 
 
-async def play(phone: Phone, token: str, match_id: str, hands: list[dict], since: float,
-               until: float, bids: list[float], errors: list[str]) -> None:
+async def play(app: App, phone: Phone, token: str, game_id: str, hands: list[dict],
+               since: float, until: float, bids: list[float], errors: list[str]) -> None:
     """A table: bids and tricks a tap a second, each followed by its page's live read."""
     htmx = {"HX-Request": "true"}
     await asyncio.sleep(random.uniform(0, TAP))
     try:
         for hand in hands:
-            _, _, data = await phone.send("GET", f"/matches/{match_id}.json",
-                                          {"Accept-Encoding": "identity"})
-            sheet = json.loads(data)
-            if sheet["next"] is None:
+            got = await app.hand(phone, game_id, hand)
+            if got is None:
                 return
-            number, version = sheet["next"]["number"], sheet["version"]
-            taps = [("bid", {"seat": seat, "bid": hand["bids"][seat]})
-                    for seat in sheet["next"]["info"]["order"]]
-            taps.append(("tricks", {"action": "save", **{
-                f"values-{s}": t for s, t in enumerate(hand["tricks"])}}))
-            for kind, form in taps:
+            version, taps = got
+            for kind, path, form in taps:
                 if time.perf_counter() >= until:
                     return
                 start = time.perf_counter()
-                status, answer, _ = await phone.send(
-                    "POST", f"/matches/{match_id}/navawhist/{kind}", htmx, urlencode(
-                        {"csrf_token": token, "version": version, "number": number, **form}))
+                status, answer, data = await phone.send("POST", path, htmx, urlencode(
+                    {"csrf_token": token, "version": version, **form}))
                 if kind == "bid" and start >= since:
                     bids.append(time.perf_counter() - start)
                 if status != 200:
                     errors.append(f"{kind} {status}")
                     return
-                version = int(answer["x-match-version"])
-                await phone.send("GET", f"/matches/{match_id}/live?since={version}", htmx)
+                version = app.tapped(answer, data)
+                await phone.send("GET", f"{app.prefix}/{game_id}/live?since={version}", htmx)
                 await asyncio.sleep(max(0.0, TAP - (time.perf_counter() - start)))
     except LOST as error:
         errors.append(f"table gave up: {error!r}")
 
 
-async def tables_night(port: int, context: ssl.SSLContext, tables: list[tuple[Phone, str, str]],
-                       hands: list[dict], since: float, until: float,
+async def tables_night(app: App, tables: list[tuple[Phone, str, str]], hands: list[dict],
+                       since: float, until: float,
                        errors: list[str]) -> tuple[list[float], int]:
     bids: list[float] = []
-    await asyncio.gather(*(play(*table, hands, since, until, bids, errors)
+    await asyncio.gather(*(play(app, *table, hands, since, until, bids, errors)
                            for table in tables))
     return bids, sum(table[0].resets for table in tables)
 
@@ -232,26 +282,28 @@ def cpu_seconds(pid: int) -> float:
 
 
 def night(port: int, root: bytes, hands: list[dict], tables: int, seconds: float,
-          server: Server | None = None, followers_count: int = FOLLOWERS) -> dict:
-    """One night on a running server: ``tables`` tables start their matches, then play
-    while the followers (in ``PROCESSES`` processes) follow them. With ``server``, the CPU
-    seconds its processes used meanwhile, and the phones' processes."""
+          processes: dict[str, list[int]] | None = None, followers_count: int = FOLLOWERS,
+          app: App = SCOREKEEPER) -> dict:
+    """One night on a running server of ``app``: ``tables`` tables start their games, then
+    play while the followers (in ``PROCESSES`` processes) follow them. With ``processes``
+    (the server's pids by what they are: Caddy, the workers), the CPU seconds they used
+    meanwhile, and the phones' processes."""
     context = trusting(root)
 
     async def open_tables() -> list[tuple[Phone, str, str]]:
-        return await asyncio.gather(*(start_match(port, context) for _ in range(tables)))
+        return await asyncio.gather(*(start_game(app, port, context) for _ in range(tables)))
 
     async def whole() -> tuple[list[float], int, list]:
         opened = await open_tables()
-        ids = [table[2] for table in opened]
+        lives = [f"{app.prefix}/{table[2]}/live" for table in opened]
         since = time.perf_counter() + WARM
         until = since + seconds
         loop = asyncio.get_running_loop()
         share = followers_count // PROCESSES
-        pending = [pool.apply_async(followers, (port, root, ids, share, since, until))
+        pending = [pool.apply_async(followers, (port, root, lives, share, since, until))
                    for _ in range(PROCESSES)]
         errors: list[str] = []
-        bids, resets = await tables_night(port, context, opened, hands, since, until, errors)
+        bids, resets = await tables_night(app, opened, hands, since, until, errors)
         got = await loop.run_in_executor(
             None, lambda: [p.get(timeout=seconds + 120) for p in pending])
         for table in opened:
@@ -261,7 +313,7 @@ def night(port: int, root: bytes, hands: list[dict], tables: int, seconds: float
 
     # The followers' processes are forked before this one's loop runs.
     pool = multiprocessing.get_context("fork").Pool(PROCESSES)
-    pids = {"Caddy": [server.caddy()], "workers": server.workers()} if server else {}
+    pids = processes or {}
     before = {what: sum(cpu_seconds(pid) for pid in group) for what, group in pids.items()}
     wall, mine = time.perf_counter(), time.process_time()
     try:
@@ -285,14 +337,16 @@ def p95(values: list[float]) -> float:
 def club_night(database: Path, hands: list[dict], seconds: float = 40) -> dict:
     """The night of 40 tables, the server's memory after it, then more tables (a shorter
     night each, on the same server) until a bid's p95 reaches 50 ms or a connection is
-    reset (or fewer, down to 10, when the night of 40 does not hold, until one does):
-    ``{"night": ..., "memory": ..., "steps": [...]}``."""
+    reset (or fewer, down to 10, when the night of 40 does not hold, until one does); once
+    that server has stopped, the same night of 40 tables against the floor app served the
+    same way: ``{"night": ..., "memory": ..., "steps": [...], "floor": ...}``."""
     # Thousands of phones hold thousands of connections, here and in the server's Caddy.
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))
     with served(database, 2) as server:
         root = root_of(server)
-        first = night(server.secure_port, root, hands, TABLES, seconds, server)
+        first = night(server.secure_port, root, hands, TABLES, seconds,
+                      {"Caddy": [server.caddy()], "workers": server.workers()})
         memory = server_memory(server)
         steps = []
         held = p95(first["bids"]) < BID_LIMIT and not first["resets"]
@@ -301,4 +355,8 @@ def club_night(database: Path, hands: list[dict], seconds: float = 40) -> dict:
             steps.append(step)
             if (p95(step["bids"]) < BID_LIMIT and not step["resets"]) != held:
                 break
-        return {"night": first, "memory": memory, "steps": steps}
+    directory = database.with_name(database.stem + "-floor")
+    directory.mkdir(exist_ok=True)
+    with served_floor(directory) as (port, floor_root, pids):
+        floor = night(port + 1, floor_root, hands, TABLES, seconds, pids, app=FLOOR)
+    return {"night": first, "memory": memory, "steps": steps, "floor": floor}

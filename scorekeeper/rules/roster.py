@@ -29,12 +29,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from .core import N_, RuleError, check_length
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .sheet import Game, Row, Sheet
 
 CHANGE_KEYS = frozenset({"after", "kind", "seat", "at", "person"})
 ENTRY_CHOICES = ("lowest", "zero")
@@ -570,12 +567,12 @@ class Table:
             marks=tuple(self.marks), waiting=self.waiting(in_game), closed=self.closed,
             entry=self.entry, tournament=self.tournament)
 
-    def rows(self, rows: Sequence[Row], columns: int) -> tuple[Row, ...]:
+    def rows(self, rows: Sequence[Any], columns: int) -> tuple[Any, ...]:
         """``rows`` with each seat's presence, their points, totals and notes given for every
         column: None (an empty cell) for the seats not yet joined (decided case 29)."""
         def pad(values: tuple[Any, ...], fill: Any) -> tuple[Any, ...]:
             return values + (fill,) * (columns - len(values)) if values else values
-        def fill(index: int, row: Row) -> Row:
+        def fill(index: int, row: Any) -> Any:
             presence = self.presence(index)
             if row.presence == presence and len(row.points) == columns:
                 return row  # a row resumed as it was
@@ -627,52 +624,3 @@ def spread(values: Sequence[Any], dealt: Sequence[int], seats: int, fill: Any = 
     """
     by_seat = dict(zip(dealt, values, strict=True))
     return tuple(by_seat.get(s, fill) for s in range(seats))
-
-
-@dataclass(frozen=True)
-class Preview:
-    """What a proposed change gives: its mark (a joiner's entry total, the range of a
-    sit-out a return ends) and the sheet with it."""
-
-    mark: Mark | None
-    sheet: Sheet
-
-
-def propose(game: Game, players: int, hands: Sequence[Mapping[str, Any]],
-            change: Mapping[str, Any], *, first_dealer: int = 0,
-            roster: Sequence[Mapping[str, Any]] = (), **options: Any) -> Preview:
-    """Check one change of players proposed now, after ``hands`` and ``roster``: the
-    :class:`Preview` it gives, or RuleError saying why it is refused. ``change`` is a dict
-    as in ``roster`` (its ``after`` may be left out: the hands entered).
-
-    >>> from scorekeeper.rules import GAMES
-    >>> hands = [{"closer": 0, "points": [None, 30]}]
-    >>> propose(GAMES["quarantotto"], 2, hands, {"kind": "join"}).mark.total
-    0
-    >>> propose(GAMES["scala40"], 2, [], {"kind": "sit_out", "seat": 1})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    scorekeeper.rules.core.RuleError: Scala 40 does not allow sitting out: a player who ...
-    """
-    build = game.build_sheet
-    sheet = build(players, hands, first_dealer=first_dealer, roster=roster, **options)
-    if len(sheet.rows) < len(hands):
-        raise RuleError(N_("A hand has entries: finish or clear it before changing who plays."))
-    if change.get("after", len(hands)) != len(hands):
-        raise RuleError(N_("A change of players takes effect from the next hand, %(hand)s."),
-                        hand=len(hands) + 1)
-    proposed = {**change, "after": len(hands)}
-    try:
-        new = build(players, hands, first_dealer=first_dealer, roster=[*roster, proposed],
-                    **options)
-    except RuleError as error:
-        if error.params.get("change") == len(roster) + 1 and error.__cause__ is not None:
-            raise error.__cause__ from None
-        raise
-    kind, seat = Kind(proposed["kind"]), proposed.get("seat")
-    if kind is Kind.JOIN:
-        seat = len(new.roster.states) - 1
-    mark = next((m for m in reversed(new.roster.marks) if m.seat == seat and (
-        m.kind is Kind.SIT_OUT and m.last == len(hands) if kind is Kind.BACK
-        else m.kind is kind and m.hand == len(hands) + 1)), None)
-    return Preview(mark, new)

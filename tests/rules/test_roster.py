@@ -14,9 +14,9 @@ from scorekeeper.rules.roster import (
     Presence,
     Roster,
     SeatState,
-    propose,
     read_roster,
 )
+from scorekeeper.rules.sheet import propose
 
 from .conftest import refused
 

@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from scorekeeper.rules import GAMES, RuleError, Sheet, navawhist
-from scorekeeper.rules.roster import Presence, SeatState, propose
+from scorekeeper.rules.roster import Presence, SeatState
+from scorekeeper.rules.sheet import propose
 
 
 def quarantotto(rng: random.Random, sheet: Sheet) -> dict[str, Any]:

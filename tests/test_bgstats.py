@@ -189,3 +189,18 @@ def test_an_unfinished_match_offers_no_link(table):
         response = table.client.get(page)
         assert response.status_code == 200
         assert "bgstatsapp" not in response.get_data(as_text=True)
+
+
+def test_a_seat_held_by_a_substitute_goes_to_the_person_credited(table, app):
+    names = ["Anna", "Bruno"]
+    match_id = table.new_match("quarantotto", names, length="games", games=3)
+    assert play_quarantotto(table, match_id, 0, [None, 10]).status_code == 303
+    assert change(table, match_id, "substitute", seat=0, name="Elena").status_code == 303
+    assert play_quarantotto(table, match_id, 1, [15, None]).status_code == 303
+    assert play_quarantotto(table, match_id, 0, [None, 25]).status_code == 303
+    totals = [10 + 0 + 25, 0 + 15 + 0]
+    # Elena held seat 0 for 2 of its 3 games: the seat's result is hers.
+    assert table.sheet(match_id)["players"][0]["credited"] == "Elena"
+    assert sent(table, match_id) == expected_play(
+        app, match_id, ["Elena", "Bruno"], totals, ranks(totals), [True, False],
+        game="quarantotto", name="Quarantotto")

@@ -21,11 +21,12 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.datastructures import MultiDict
 
 from ..db import db
+from ..engine import bgstats
 from ..engine.cache import cache
 from ..engine.history import entries
 from ..engine.ledger import Conflict, bump_table, redo, reopen, seat_players, undo
 from ..engine.printing import download_name
-from ..engine.sheets import people
+from ..engine.sheets import compute_sheet, people
 from ..models import NAME_LENGTH, Change, Match, Seat, clean_name
 from ..rules import GAMES, RuleError
 from ..web import pagecache
@@ -329,4 +330,5 @@ def share(match_id: str):
         screen=share_url("screens.match", match_id=match.id),
         pdf=share_url("exports.match_pdf", match_id=match.id),
         pdf_name=download_name(match, "pdf"), title=GAMES[match.game].name,
-        loopback=link_base().loopback, editor=is_member(match.table_id))
+        loopback=link_base().loopback, editor=is_member(match.table_id),
+        bgstats=bgstats.links(match, compute_sheet(match)))

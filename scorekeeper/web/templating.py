@@ -15,7 +15,7 @@ from flask_babel import gettext as _
 from flask_babel.speaklater import LazyString
 from markupsafe import Markup
 
-from ..engine import formats
+from ..engine import bgstats, formats
 from ..engine.cache import cache
 from ..engine.charts import history_chart, running_chart
 from ..engine.history import step_labels
@@ -34,6 +34,12 @@ from .links import qr_svg, secure_offer
 from .pagecache import csrf_token
 from .pwa import THEME
 from .tournaments import tournament_table
+
+
+def bgstats_links(match: Match, sheet: Any) -> dict[str, str] | None:
+    """The links that send a finished match to BG Stats (scorekeeper.engine.bgstats); None
+    when it is no play to send."""
+    return bgstats.links(match, sheet)
 
 
 def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
@@ -138,7 +144,7 @@ GLOBALS: Mapping[str, Any] = {
     "current_lang": lambda: str(get_locale()), "error_messages": error_messages,
     "install_theme": THEME, "leaders_of": leaders_of, "qr_svg": qr_svg,
     "ranking_of": ranking_of, "rating_chart": rating_chart, "row_word": row_word,
-    "running_chart": running_chart,
+    "running_chart": running_chart, "bgstats_links": bgstats_links,
     "secure_offer": secure_offer, "sheet_block": sheet_block, "start_rating": int(START),
     "tournament_table": tournament_table, "undo_redo": undo_redo, "url_for": page_url_for,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,

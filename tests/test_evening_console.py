@@ -7,12 +7,22 @@ organiser's home lists its tournaments apart from the table's own matches (TOURN
 from __future__ import annotations
 
 import html
+import random
 import re
+from fractions import Fraction
 
 from flask import Flask
 from flask.testing import FlaskClient
 
-from .test_tournaments_web import Organiser, ok
+from .test_tournaments_web import (
+    CONFIRM,
+    NAVA,
+    Organiser,
+    draw,
+    ok,
+    play_rummy,
+    table_phone,
+)
 
 ENTRANTS = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio", "Gina", "Ivo"]
 
@@ -129,3 +139,55 @@ def test_the_game_buttons_post_the_form(client: FlaskClient, app: Flask) -> None
     for key in ("navawhist", "quarantotto", "scala40", "fortyfive"):
         assert f'name="action" value="game:{key}"' in form
     assert "?game=" not in page
+
+
+# --- 2. each table's status, and entrants who have not played yet -----------------------------
+
+
+def statuses(page: str) -> dict[int, str]:
+    """Each table's status as a list of the round shows it: table number -> status words."""
+    found = re.findall(r'<li class="table-[a-z-]+"><strong>Table (\d+)</strong>:[^<]*'
+                       r'(?:<a [^>]*>)?<span class="table-status">([^<]*)</span>', page)
+    return {int(n): words for n, words in found}
+
+
+def test_each_table_says_how_it_stands_and_unplayed_entrants_rank_after(
+        client: FlaskClient, app: Flask) -> None:
+    organiser = Organiser(client, app)
+    names = NAVA[:12]
+    tournament_id = organiser.create("quarantotto", names, opt_games=2)
+    phones = [table_phone(app, link) for link in organiser.seat(tournament_id)]
+    rng = random.Random(43)
+    play_rummy(phones[0], rng, "quarantotto/game", 1)  # table 1: one game of two
+    play_rummy(phones[1], rng, "quarantotto/game")  # table 2: both games
+    state = organiser.state(tournament_id)            # table 3: nothing entered yet
+    tables = state["rounds"][0]["tables"]
+    waiting = set(tables[2]["entrants"])
+    expected = {1: "playing", 2: "finished", 3: "not started"}
+    page = ok(client.get(f"/tournaments/{tournament_id}"), 200).get_data(as_text=True)
+    assert statuses(page) == expected
+    live = ok(client.get(f"/tournaments/{tournament_id}/standings"), 200).get_data(as_text=True)
+    assert statuses(live) == expected
+    # Table 3 has played nothing: its entrants have no points yet, are marked, and come
+    # after everyone who played with as many points (here: everyone who played).
+    rows = state["standings"]
+    assert state["provisional"] is True
+    played = [r for r in rows if r["entrant"] not in waiting]
+    assert [r["entrant"] for r in rows[-4:]] == [n for n in draw(names, 2026) if n in waiting]
+    assert all(Fraction(r["points"]) == 0 and r["waiting"] for r in rows[-4:])
+    assert not any(r["waiting"] for r in played)
+    assert min(Fraction(r["points"]) for r in played) == 0  # a tie on points, broken by play
+    for name in waiting:
+        assert re.search(rf'<th scope="row">{name} <span class="muted waiting">'
+                         r"\(not played yet\)</span></th>\s*<td>0\.0</td>", live), name
+    # Closing the round as it stands: tables 1 and 3 are closed early, table 3 ties at
+    # (4 − 1) / 2 = 1.5 each (TOURNAMENTS.md, "A match closed early") and has played.
+    asked = ok(client.get(f"/tournaments/{tournament_id}/rounds/1/close"), 200)
+    key = CONFIRM.search(asked.get_data(as_text=True)).group(1)
+    ok(organiser.post(f"/tournaments/{tournament_id}/close", {"confirm": key}))
+    page = ok(client.get(f"/tournaments/{tournament_id}"), 200).get_data(as_text=True)
+    assert statuses(page) == {1: "closed early", 2: "finished", 3: "closed early"}
+    state = organiser.state(tournament_id)
+    assert not any(r["waiting"] for r in state["standings"])
+    assert {Fraction(r["points"]) for r in state["standings"]
+            if r["entrant"] in waiting} == {Fraction(3, 2)}

@@ -439,7 +439,8 @@ def as_json(tournament_id: str):
     def rows(standings):
         return [{"place": r.place, "entrant": names[r.entrant], "points": str(r.points),
                  "match_points": str(r.match_points), "shown": display(r.points),
-                 "wins": r.wins, "withdrawn": r.withdrawn} for r in standings.rows]
+                 "wins": r.wins, "withdrawn": r.withdrawn, "waiting": r.waiting}
+                for r in standings.rows]
 
     return {"id": tournament.id, "version": tournament.version, "game": tournament.game,
             "seed": tournament.seed,

@@ -191,3 +191,46 @@ def test_each_table_says_how_it_stands_and_unplayed_entrants_rank_after(
     assert not any(r["waiting"] for r in state["standings"])
     assert {Fraction(r["points"]) for r in state["standings"]
             if r["entrant"] in waiting} == {Fraction(3, 2)}
+
+
+# --- 3. the organiser's home lists its tournaments apart ---------------------------------------
+
+
+def test_the_organisers_home_lists_tournaments_apart_from_the_tables_matches(
+        client: FlaskClient, app: Flask) -> None:
+    organiser = Organiser(client, app)
+    own = re.search(r'href="/matches/([^"/?#]+)"',
+                    ok(client.get("/"), 200).get_data(as_text=True)).group(1)
+    before = organiser.create("navawhist", NAVA[:8], name="Giovedì <prova>")
+    evening = organiser.create("quarantotto", NAVA[:12], name="Venerdì & amici", opt_games=1)
+    organiser.seat(evening)
+    seated = [t["match"] for t in organiser.state(evening)["rounds"][0]["tables"]]
+    assert len(seated) == 3
+    home = ok(client.get("/"), 200).get_data(as_text=True)
+    block = home[home.index('class="history tournaments"'):]
+    block = block[:block.index("</ul>")]
+    items = re.findall(r"<li>(.*?)</li>", block, re.S)
+    # The latest first: name (escaped), game, the round seated last, a link to each.
+    assert [re.sub(r"<[^>]+>", "", item).split(" · ") for item in items] == [
+        [html.escape("Venerdì & amici"), "Quarantotto", "Round 1"],
+        [html.escape("Giovedì <prova>"), "Navawhist", "Before round 1"]]
+    assert f'href="/tournaments/{evening}"' in items[0]
+    assert f'href="/tournaments/{before}"' in items[1]
+    assert "<h3" in home and ">Tournaments</h3>" in home
+    # The table's own match stays in its list; the tournament's tables are not in it.
+    for page in (home, ok(client.get(f"/tables/{organiser.table_id}"), 200)
+                 .get_data(as_text=True)):
+        assert f"/matches/{own}" in page
+        for match_id in seated:
+            assert f"/matches/{match_id}" not in page
+    # The tournament's page still leads to every table's match.
+    page = ok(client.get(f"/tournaments/{evening}"), 200).get_data(as_text=True)
+    for match_id in seated:
+        assert f"/matches/{match_id}" in page
+
+
+def test_a_table_with_no_tournament_shows_no_tournaments_list(client: FlaskClient,
+                                                              table) -> None:
+    table.new_match("navawhist", ["Anna", "Bruno", "Carla"])
+    home = ok(client.get("/"), 200).get_data(as_text=True)
+    assert ">Tournaments</h3>" not in home

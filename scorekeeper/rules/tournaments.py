@@ -243,16 +243,21 @@ class Score:
 
 @dataclass(frozen=True)
 class TableScore:
-    """The scores of one table, in seat order; ``finished`` as in :class:`TableResult`."""
+    """The scores of one table, in seat order; ``finished`` as in :class:`TableResult`;
+    ``started`` is False while the match is unfinished with no hand completed (its entrants
+    have not played the round yet)."""
 
     scores: tuple[Score, ...]
     finished: bool = True
+    started: bool = True
 
 
 def score_table(result: TableResult) -> TableScore:
     """Placement points (n - 1 for first down to 0 for last, tied entrants sharing the places
     they cover), match points (own total against the table's average, in the game's direction)
     and wins (a first place, shared or not, in a match with a hand scored).
+    A match still being played with no hand completed gives nothing yet: 0 points each,
+    not started (live standings do not count a tie that nobody played for).
 
     Placement goes by total, except: a winner by another rule places first; with elimination,
     those still in place first, then the others by their last elimination (later is better,
@@ -265,10 +270,16 @@ def score_table(result: TableResult) -> TableScore:
     (['3.0', '1.5', '1.5', '0.0'], ['15.0', '0.0', '0.0', '-15.0'])
     >>> [s.won for s in table.scores]
     [True, False, False, False]
+    >>> waiting = score_table(TableResult(("A", "B", "C"), (0, 0, 0), hands=0, finished=False))
+    >>> [display(s.points) for s in waiting.scores], waiting.started
+    (['0.0', '0.0', '0.0'], False)
     """
     sign = 1 if result.higher_wins else -1
     left = dict(result.leavers)
     played = result.hands > 0
+    if not played and not result.finished:
+        return TableScore(tuple(Score(entrant, Fraction(0), Fraction(0), won=False)
+                                for entrant in result.entrants), finished=False, started=False)
 
     def order(seat: int) -> tuple[int, int]:
         """Smaller is better; equal keys share their places."""
@@ -352,7 +363,9 @@ Rounds = Sequence[Sequence[TableScore]]
 
 @dataclass(frozen=True)
 class Standing:
-    """One line of the standings; ``reached`` is the last round the entrant played (0: none)."""
+    """One line of the standings; ``reached`` is the last round the entrant played (0: none);
+    ``waiting``: the entrant has not played yet (a late entrant not yet seated, or their
+    table of the last round counted has no hand completed)."""
 
     place: int
     entrant: Entrant
@@ -361,6 +374,7 @@ class Standing:
     wins: int
     reached: int
     withdrawn: bool
+    waiting: bool = False
 
 
 @dataclass(frozen=True)
@@ -386,11 +400,16 @@ def standings(order: Sequence[Entrant], rounds: Rounds,
     tied the head-to-head count (times placed above another of them at a shared table minus
     times below, applied once), then the draw's order. Withdrawn entrants stay, marked.
     The entrants of ``last`` (late entrants who have not played yet) rank below everyone,
-    in the draw's order.
+    in the draw's order. An entrant whose table of the last round has no hand completed
+    yet is waiting: ranked after those with the same placement points who played.
 
     >>> one = [score_table(TableResult(("A", "B", "C"), (10, 30, 20), hands=1))]
     >>> [(row.place, row.entrant, str(row.points)) for row in standings("CBA", [one]).rows]
     [(1, 'B', '2'), (2, 'C', '1'), (3, 'A', '0')]
+    >>> two = [score_table(TableResult(("A", "B"), (10, 30), hands=1)),
+    ...        score_table(TableResult(("C", "D"), (0, 0), hands=0, finished=False))]
+    >>> [(row.entrant, row.waiting) for row in standings("CDAB", [two]).rows]
+    [('B', False), ('A', False), ('C', True), ('D', True)]
     """
     return _ranked(order, rounds, withdrawn, knockout=False, last=last)
 
@@ -416,6 +435,10 @@ def _ranked(order: Sequence[Entrant], rounds: Rounds, withdrawn: Collection[Entr
     match_points = dict.fromkeys(order, Fraction(0))
     wins = dict.fromkeys(order, 0)
     reached = dict.fromkeys(order, 0)
+    waiting = set(last)
+    if rounds:
+        waiting.update(score.entrant for table in rounds[-1] if not table.started
+                       for score in table.scores)
     for number, tables in enumerate(rounds, 1):
         for score in (score for table in tables for score in table.scores):
             points[score.entrant] += score.points
@@ -427,7 +450,7 @@ def _ranked(order: Sequence[Entrant], rounds: Rounds, withdrawn: Collection[Entr
         final = {score.entrant: score.points for score in rounds[-1][0].scores}
 
     def key(entrant: Entrant) -> tuple:
-        tied = (-points[entrant], -match_points[entrant], -wins[entrant])
+        tied = (-points[entrant], entrant in waiting, -match_points[entrant], -wins[entrant])
         if knockout:
             return entrant in last, -reached[entrant], -final.get(entrant, 0), *tied
         return entrant in last, *tied
@@ -438,7 +461,7 @@ def _ranked(order: Sequence[Entrant], rounds: Rounds, withdrawn: Collection[Entr
         count = _head_to_head(group, rounds)
         ranked += sorted(group, key=count.__getitem__, reverse=True)  # stable: the draw's order
     rows = tuple(Standing(place, entrant, points[entrant], match_points[entrant], wins[entrant],
-                          reached[entrant], entrant in withdrawn)
+                          reached[entrant], entrant in withdrawn, entrant in waiting)
                  for place, entrant in enumerate(ranked, 1))
     provisional = not all(table.finished for tables in rounds for table in tables)
     return Standings(rows, provisional)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import secrets
 from collections.abc import Callable
 from functools import partial
+from typing import Any
 
 from flask import (
     Blueprint,
@@ -28,6 +29,7 @@ from flask_babel import force_locale, get_locale
 from flask_babel import gettext as _
 from markupsafe import Markup
 from sqlalchemy import select
+from werkzeug.datastructures import MultiDict
 
 from ..db import db
 from ..engine.cache import cache
@@ -40,7 +42,7 @@ from ..models import (
     TournamentTable,
     clean_name,
 )
-from ..rules import GAMES, RuleError
+from ..rules import GAMES, Game, RuleError
 from ..rules.tournaments import MIN_ENTRANTS, display, table_sizes
 from ..web import pdf
 from ..web.access import current_device, get_table
@@ -84,18 +86,23 @@ TOURNAMENT_GAMES = [key for key, game in GAMES.items() if not game.solitaire]
 
 @bp.route("/tables/<table_id>/tournaments/new", methods=["GET", "POST"])
 def new(table_id: str):
-    """The organiser's form: the game (a switch reloads the form), its options, the format,
-    rounds, table size, the entrants and the seed of the draw."""
+    """The organiser's form: the game, its options, the format, rounds, table size, the
+    entrants and the seed of the draw. A switch of game or format posts the form, which is
+    drawn again with what was typed (and still fits) kept."""
     table = get_table(table_id)
-    key = request.values.get("game", TOURNAMENT_GAMES[0])
+    action = request.form.get("action", "")
+    key = action[5:] if action.startswith("game:") else request.values.get(
+        "game", TOURNAMENT_GAMES[0])
     if key not in TOURNAMENT_GAMES:
         abort(404, _("%(game)s has no tournaments.", game=key[:30]))
     game = GAMES[key]
-    form = tournament_form(game)
-    if request.method == "GET":
+    if action.startswith("game:") or action == "format":
+        form = _redrawn(game)
+    elif request.method == "GET":
+        form = tournament_form(game)
         form.entrants.data = "\n".join(known_players(table))
         form.seed.data = secrets.randbelow(1_000_000)
-    elif form.validate():
+    elif (form := tournament_form(game)).validate():
         try:
             tournament = Tournament(
                 table_id=table.id, name=clean_name(form.name.data), game=game.key,
@@ -115,6 +122,34 @@ def new(table_id: str):
     status = 422 if form.errors or form.form_errors else 200
     return render_template("tournaments/new.html", form=form, game=game, table=table,
                            games=[GAMES[k] for k in TOURNAMENT_GAMES]), status
+
+
+def _redrawn(game: Game) -> TournamentForm:
+    """The new-tournament form of ``game`` after a switch of game or format, nothing
+    validated: the name, entrants, format, rounds, seed and knockout cut are kept; the
+    table size and pairs where ``game`` asks them; an option where the game switched from
+    has the same option and the value typed is one of ``game``'s, else its default."""
+    before = GAMES.get(request.form.get("game", ""))
+    shared = {o.key for o in game.options
+              if before is not None and _same_option(o, before)}
+    kept = MultiDict([(k, v) for k, v in request.form.items(multi=True)
+                      if not k.startswith("opt_") or k[4:] in shared])
+    form = tournament_form(game, formdata=kept)
+    for option in game.options:  # an unticked box is what a form without it posts
+        field = form[f"opt_{option.key}"]
+        if option.key not in shared or (option.choices and field.data not in option.choices):
+            field.data = dict(game.tournament.options).get(option.key, option.default)
+    if not game.tournament.pairs:
+        form.pairs.data = False
+    if form.format.data not in FORMATS:
+        form.format.data = "danish"
+    return form
+
+
+def _same_option(option: Any, before: Game) -> bool:
+    """Whether the game switched from, ``before``, has ``option`` of the same kind."""
+    other = next((o for o in before.options if o.key == option.key), None)
+    return other is not None and other.kind == option.kind
 
 
 def _check(tournament: Tournament, form: TournamentForm) -> None:
@@ -404,7 +439,8 @@ def as_json(tournament_id: str):
     def rows(standings):
         return [{"place": r.place, "entrant": names[r.entrant], "points": str(r.points),
                  "match_points": str(r.match_points), "shown": display(r.points),
-                 "wins": r.wins, "withdrawn": r.withdrawn} for r in standings.rows]
+                 "wins": r.wins, "withdrawn": r.withdrawn, "waiting": r.waiting}
+                for r in standings.rows]
 
     return {"id": tournament.id, "version": tournament.version, "game": tournament.game,
             "seed": tournament.seed,

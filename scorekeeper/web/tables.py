@@ -3,16 +3,17 @@ players a new match offers, and the table a new match goes to."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from flask import request
-from sqlalchemy import func, select
+from sqlalchemy import exists, func, select
 from sqlalchemy.orm import selectinload
 
 from ..db import db
 from ..engine.history import table_name
 from ..engine.sheets import compute_sheet
-from ..models import Match, Player, Seat, Table
+from ..models import Match, Player, Seat, Table, Tournament, TournamentRound, TournamentTable
 from .access import get_table, join, my_tables
 
 PAGE = 10  # matches a page of a table's list shows
@@ -26,22 +27,56 @@ def page_number() -> int:
 
 
 def table_matches(table_id: str, page: int) -> tuple[list[tuple[Match, Any]], bool]:
-    """A page of the table's matches (in progress first, the latest first) with their
-    sheets, and whether there are more: one indexed query, however many matches."""
+    """A page of the table's own matches (in progress first, the latest first) with their
+    sheets, and whether there are more: one indexed query, however many matches. The
+    matches of the tournaments it organises are not its own: they are listed with their
+    tournament."""
     matches = db.session.scalars(
         select(Match).options(selectinload(Match.hands)).where(Match.table_id == table_id)
+        .where(~exists().where(TournamentTable.match_id == Match.id))
         .order_by(Match.finished, Match.updated_at.desc())
         .offset((page - 1) * PAGE).limit(PAGE + 1)).all()
     return [(m, compute_sheet(m)) for m in matches[:PAGE]], len(matches) > PAGE
 
 
-def home_tables(page: int) -> tuple[list[tuple[Table, list, bool]], int]:
-    """This phone's latest tables, each with a page of its matches; and how many it has."""
+def home_tables(page: int) -> tuple[list[tuple[Table, list, bool, list]], int]:
+    """This phone's latest tables, each with a page of its matches and the tournaments it
+    organises; and how many it has."""
     tables = db.session.scalars(my_tables().limit(HOME_TABLES)).all()
     count = len(tables)
     if count == HOME_TABLES:
         count = db.session.scalar(select(func.count()).select_from(my_tables().subquery()))
-    return [(t, *table_matches(t.id, page)) for t in tables], count
+    organised = table_tournaments([t.id for t in tables])
+    return [(t, *table_matches(t.id, page), organised.get(t.id, [])) for t in tables], count
+
+
+@dataclass(frozen=True)
+class Organised:
+    """A tournament as a table's home lists it: its id, name, game and the round seated
+    last (0 before round 1)."""
+
+    id: str
+    name: str
+    game: str
+    round: int
+
+
+def table_tournaments(table_ids: list[str]) -> dict[str, list[Organised]]:
+    """The tournaments each of ``table_ids`` organises, the latest first: one query."""
+    if not table_ids:
+        return {}
+    rows = db.session.execute(
+        select(Tournament.table_id, Tournament.id, Tournament.name, Tournament.game,
+               func.coalesce(func.max(TournamentRound.number), 0))
+        .outerjoin(TournamentRound, TournamentRound.tournament_id == Tournament.id)
+        .where(Tournament.table_id.in_(table_ids))
+        .group_by(Tournament.id, Tournament.table_id, Tournament.name, Tournament.game,
+                  Tournament.created_at)
+        .order_by(Tournament.created_at.desc(), Tournament.id)).all()
+    found: dict[str, list[Organised]] = {}
+    for table_id, *tournament in rows:
+        found.setdefault(table_id, []).append(Organised(*tournament))
+    return found
 
 
 def known_players(table: Table | None) -> list[str]:

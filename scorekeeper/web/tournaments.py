@@ -158,6 +158,18 @@ class Played:
     sheet: Any
     score: rules.TableScore
 
+    @property
+    def status(self) -> str:
+        """How the table stands, as a code: "not-started" (no hand completed), "playing",
+        "finished", "closed-early" (closed as it stood) or "deleted" (its match deleted)."""
+        if self.match is None:
+            return "deleted"
+        if self.match.abandoned:
+            return "closed-early"
+        if self.score.finished:
+            return "finished"
+        return "playing" if self.score.started else "not-started"
+
 
 @dataclass(frozen=True)
 class Results:

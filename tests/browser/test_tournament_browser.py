@@ -37,7 +37,10 @@ def test_an_evening_from_creation_to_the_standings(phone, live_server):
     organiser.goto(f"{live_server}/tables")
     organiser.locator("main a[href*='/tables/']").first.click()
     organiser.get_by_role("link", name="New tournament").click()
-    organiser.get_by_role("link", name="Quarantotto").click()
+    organiser.get_by_role("button", name="Quarantotto").click()
+    expect(organiser.locator("button[value='game:quarantotto']")).to_have_attribute(
+        "aria-current", "page")
+    settled(organiser)
     organiser.fill("#name", "Friday evening")
     organiser.fill("#entrants", "\n".join(ENTRANTS))
     shot(organiser, "tournament-new")
@@ -109,7 +112,10 @@ def test_a_round_closed_early_is_confirmed_and_reopened_without_javascript(
     setup.goto(f"{live_server}/tables")
     setup.locator("main a[href*='/tables/']").first.click()
     setup.get_by_role("link", name="New tournament").click()
-    setup.get_by_role("link", name="Quarantotto").click()
+    setup.get_by_role("button", name="Quarantotto").click()
+    expect(setup.locator("button[value='game:quarantotto']")).to_have_attribute(
+        "aria-current", "page")
+    settled(setup)
     setup.fill("#name", "Friday evening")
     setup.fill("#entrants", "\n".join(ENTRANTS))
     setup.get_by_role("button", name="Create the tournament").click()

@@ -1,20 +1,28 @@
 """Numbers and times as the user's language writes them: 27.8 and 27,8; 12/3/26, 9:05 PM and
 03/12/26, 21:05; Thu 21:05 and gio 21:05. The one way the app writes a figure or a moment
 for the viewer: Babel's public functions, with the request's language (Flask-Babel's
-``get_locale``; English outside a request).
+``get_locale``; English outside a request). Every figure a page or a PDF prints goes through
+:func:`figure` (the templates' ``number`` and ``decimal`` filters).
 
-Rounding is Babel's: half to even on the number as it is printed (27.85 is 27.8).
+Rounding is Babel's: half to even on the number as it is printed (27.85 is 27.8); a
+tournament's exact points (fractions) are rounded as the rules show them
+(:func:`scorekeeper.rules.tournaments.display`, a half tenth away from zero).
 """
 
 from __future__ import annotations
 
 from datetime import datetime
 from decimal import Decimal
+from fractions import Fraction
 
 from babel import Locale
 from babel.dates import format_datetime, format_skeleton
 from babel.numbers import format_decimal, format_percent
 from flask_babel import get_locale
+
+from ..rules.tournaments import display
+
+MINUS = "−"
 
 
 def language() -> Locale | str:
@@ -27,6 +35,22 @@ def decimal(value: float | Decimal, *, grouped: bool = False, trim: bool = False
     its thousands grouped when ``grouped``: 1,234.6 in English, 1.234,6 in Italian."""
     pattern = ("#,##0" if grouped else "0") + (".#" if trim else ".0")
     return format_decimal(value, pattern, locale=language())
+
+
+def figure(value: int | float | Decimal | Fraction | None) -> str:
+    """A figure as printed: a whole number as it is, any other with one decimal in the
+    viewer's language (26.8, 26,8 in Italian; a fraction as the rules round it), a negative
+    one with a real minus sign (U+2212), nothing for None.
+
+    >>> figure(-12), figure(5.0), figure(Fraction(-9, 4)), figure(None)
+    ('−12', '5.0', '−2.3', '')
+    """
+    if value is None:
+        return ""
+    if isinstance(value, Fraction):
+        value = Decimal(display(value))
+    text = str(abs(value)) if isinstance(value, int) else decimal(abs(value))
+    return f"{MINUS}{text}" if value < 0 and text.strip("0.,") else text
 
 
 def percent(share: float) -> str:

@@ -14,6 +14,8 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from flask_babel import gettext as _
@@ -21,6 +23,7 @@ from flask_babel import gettext as _
 from ..models import Match
 from ..rules import N_, Row, Sheet
 from ..rules.roster import Presence
+from . import formats
 
 Cell = Callable[[Sheet, Row, int], str]
 
@@ -201,15 +204,18 @@ linear-gradient(to right, #777 0.4pt, transparent 0.4pt)
 
 
 def number_text(value: Any) -> str:
-    """A figure as printed: a real minus sign, nothing for None."""
-    if value is None:
-        return ""
-    return f"−{-value}" if isinstance(value, int) and value < 0 else str(value)
+    """A figure as printed (:func:`scorekeeper.engine.formats.figure`): a real minus sign,
+    one decimal in the viewer's language when it is no whole number, nothing for None; a
+    word (a cell's "out") as it is."""
+    if value is None or isinstance(value, int | float | Decimal | Fraction):
+        return formats.figure(value)
+    return str(value)
 
 
 def signed_text(value: Any) -> str:
     """A hand's points as printed, a gain with its plus sign: "+12", "−3", "0"."""
-    return f"+{value}" if isinstance(value, int | float) and value > 0 else number_text(value)
+    return f"+{number_text(value)}" if isinstance(value, int | float) and value > 0 \
+        else number_text(value)
 
 
 def sat_out(row: Row, column: Sequence[int]) -> bool:

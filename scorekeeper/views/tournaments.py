@@ -177,7 +177,7 @@ def _context(tournament: Tournament) -> dict:
     row = current_round(tournament)
     runs = organiser(tournament)
     return {"tournament": tournament, "game": GAMES[tournament.game], "results": done,
-            "entrants": {e.number: e for e in tournament.entrants}, "display": display,
+            "entrants": {e.number: e for e in tournament.entrants},
             "organiser": runs, "row": row, "formats": FORMATS,
             "round_over": row is None or row.closed or done.finished(row.number),
             "last": row is not None and _last(tournament, row),

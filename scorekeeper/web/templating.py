@@ -118,13 +118,6 @@ def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
     return said[key]
 
 
-def decimal(value: float | int) -> str:
-    """A figure in the user's language, one decimal when it has any: 27.8, 27,8 in
-    Italian; a negative one with a real minus sign, as :func:`number_text` prints it."""
-    text = formats.decimal(abs(value)) if isinstance(value, float) else str(abs(value))
-    return f"−{text}" if value < 0 else text
-
-
 def rating_chart(stats: GameStats, order: list[int]):
     """The chart of the players' ratings after each rated match, in ``order``, drawn
     around the rating every player starts from."""
@@ -154,10 +147,12 @@ GLOBALS: Mapping[str, Any] = {
     "seat_state": people.state, "holders": people.holders, "roster_marks": people.mark_texts,
     "Presence": Presence, "SeatState": SeatState,
 }
-# "number": every score a page prints, a negative one with a real minus sign (U+2212).
+# "number" and "decimal": every figure a page prints, through scorekeeper.engine.formats.figure
+# (one decimal in the viewer's language when it is no whole number, a real minus sign).
 # "signed": a hand's points, a gain with its plus sign.
-FILTERS: Mapping[str, Any] = {"decimal": decimal, "name_key": name_key, "number": number_text,
-                              "seat_names": seat_names, "signed": signed_text}
+FILTERS: Mapping[str, Any] = {"decimal": formats.figure, "name_key": name_key,
+                              "number": number_text, "seat_names": seat_names,
+                              "signed": signed_text}
 
 
 class Dedent(jinja2.ext.Extension):

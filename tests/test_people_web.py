@@ -283,3 +283,21 @@ def test_the_csv_says_out_for_a_hand_sat_out_and_nothing_before_a_join(table):
         f"/matches/{match_id}.csv").get_data(as_text=True))))
     points = {name: rows[0].index(name) for name in ("Bruno", "Dario")}
     assert rows[1][points["Dario"]] == "" and rows[2][points["Bruno"]] == "out"
+
+
+def test_every_game_s_sheet_says_the_next_hand_waits_for_a_sitter(table):
+    """docs/rules.md#people-who-come-and-go, case 21: a leave leaves one player dealt in and
+    one sitting out; the next hand waits for the sitter, and the sheet says so (it answered
+    500 for Quarantotto and Navawhist, whose entry read the next hand there is not)."""
+    for game in ("quarantotto", "navawhist", "fortyfive"):
+        match_id = table.new_match(game, NAMES)
+        assert change(table, match_id, "sit_out", seat=0).status_code == 303
+        assert change(table, match_id, "leave", seat=1).status_code == 303
+        assert table.sheet(match_id)["next"] is None
+        for url in (f"/matches/{match_id}", f"/matches/{match_id}/live"):
+            response = table.client.get(url)
+            assert response.status_code == 200, (game, url)
+            assert "a player sitting out must come back before hand 1" in response.get_data(
+                as_text=True)
+        assert change(table, match_id, "back", seat=0).status_code == 303
+        assert table.sheet(match_id)["next"]["seats"] == [0, 2]

@@ -3,12 +3,16 @@ two app instances on one database, as a load balancer without sticky sessions sp
 phone's requests over two workers, each with in-process caches of its own.
 
 One phone (one cookie jar) sends every request to either instance, chosen at random: taps,
-refusals, entries, corrections, undo and redo. After every request, each instance's JSON
+refusals, entries, corrections, undo and redo, and changes of who plays between hands
+(joins, sit-outs, returns, substitutes, leaves: docs/rules.md, "People who come and go"),
+those the rules take and those they refuse. After every request, each instance's JSON
 sheet is compared with the other's and with the sheet the game's rules build from the
-match's ``hands`` rows read straight from the database (an engine of the test's own,
-nothing of the app's), so a hand an instance shows but the database never stored, or one
-the database holds but an instance does not show, fails the test. Whether a step is to be
-stored or refused is decided by the rules too, on the hands the database holds.
+match's ``hands`` rows, its ``matches.roster`` and its ``seats`` rows read straight from
+the database (an engine of the test's own, nothing of the app's), so a hand or a change an
+instance shows but the database never stored, or one the database holds but an instance
+does not show, fails the test. Whether a step is to be stored or refused is decided by
+the rules too, on the hands and the changes the database holds. After a join or a
+sit-out, a hand's entries are given for the seats dealt in only (None for the others).
 
 Deterministic: hypothesis is derandomized, and everything a step needs beyond its kind
 comes from a ``random.Random`` seeded by the example.
@@ -28,21 +32,24 @@ import pytest
 from flask import Flask
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import create_engine, func, select
+from sqlalchemy import create_engine, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.pool import NullPool
 
 from scorekeeper.db import db
-from scorekeeper.models import Hand, Match, Seat
+from scorekeeper.models import Hand, Match, Player, Seat
 from scorekeeper.rules import BUILT_IN, GAMES, RuleError, Sheet, navawhist, scala40
 from scorekeeper.rules.cards import RANKS, SUITS
 
 from .conftest import CSRF, database_url, drop_database, migrated_app
 
 NAMES = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Fabio"]
+NEWCOMERS = ["Gina", "Ivo", "Lea", "Marco", "Nora", "Olga", "Pino", "Rita"]
+KINDS = ("join", "sit_out", "back", "substitute", "leave")
 HTMX = {"HX-Request": "true"}
-# What a step of a match may be; an entry twice as often as the others.
-STEPS = ("enter", "enter", "refuse", "correct", "undo", "redo")
+# What a step of a match may be; an entry and a change of who plays twice as often as the
+# others.
+STEPS = ("enter", "enter", "people", "people", "refuse", "correct", "undo", "redo")
 EXAMPLES = 4  # matches per game and run, besides the explicit one
 
 
@@ -79,10 +86,13 @@ class Truth:
     locked: bool
     hands: list[dict[str, Any]]
     sheet: Sheet
+    roster: list[dict[str, Any]]
+    held: set[str]  # the names of those who hold a seat or held one (the roster's too)
 
-    def build(self, hands: list[dict[str, Any]]) -> Sheet:
-        return GAMES[self.game].build_sheet(self.players, hands, first_dealer=self.first_dealer,
-                                            **self.options)
+    def build(self, hands: list[dict[str, Any]],
+              roster: list[dict[str, Any]] | None = None) -> Sheet:
+        return rules_sheet(self.game, self.players, hands, self.first_dealer, self.options,
+                           self.roster if roster is None else roster)
 
     def accepts(self, number: int, data: dict[str, Any]) -> bool:
         """True when the rules take hand ``number`` (the next one, or a stored one) as
@@ -98,9 +108,24 @@ class Truth:
             return False
         return True
 
+    def changes(self, change: dict[str, Any]) -> bool:
+        """True when the rules take ``change`` of who plays after the hands stored."""
+        try:
+            self.build(self.hands, [*self.roster, {**change, "after": len(self.hands)}])
+        except RuleError:
+            return False
+        return True
+
     def before(self, number: int) -> Sheet:
-        """The sheet as it was when hand ``number`` was dealt."""
-        return self.build(self.hands[: number - 1])
+        """The sheet as it was when hand ``number`` was dealt (the changes of who plays
+        made by then)."""
+        return self.build(self.hands[: number - 1],
+                          [c for c in self.roster if c["after"] < number])
+
+    def table(self, number: int) -> tuple[int, list[int]]:
+        """The number of seats of the table at hand ``number``, and the seats dealt in."""
+        sheet = self.before(number)
+        return len(sheet.roster.order), list(sheet.next.seats)
 
     def expected(self) -> dict[str, Any]:
         """What an instance's JSON sheet must say, from the rules alone."""
@@ -109,10 +134,15 @@ class Truth:
             "version": self.version,
             "options": dict(sheet.options),
             "columns": [list(c) for c in sheet.columns],
+            "players": [{"seat": s, "turn": sheet.roster.order.index(s), "state": state.value,
+                         "entry": sheet.roster.entries[s],
+                         "left_after": sheet.roster.left_after[s]}
+                        for s, state in enumerate(sheet.roster.states)],
             "hands": [{"number": r.number, "dealer": r.dealer, "inputs": dict(r.inputs),
                        "points": list(r.points), "totals": list(r.totals),
                        "annulled": r.annulled, "notes": [n and n.label for n in r.notes],
-                       "events": [e.label for e in r.events]} for r in sheet.rows],
+                       "events": [e.label for e in r.events],
+                       "presence": [p.value for p in r.presence]} for r in sheet.rows],
             "totals": list(sheet.totals),
             "winners": list(sheet.winners),
             "finished": sheet.finished,
@@ -123,13 +153,16 @@ class Truth:
         })
 
 
-HAND_KEYS = ("number", "dealer", "inputs", "points", "totals", "annulled", "notes", "events")
+HAND_KEYS = ("number", "dealer", "inputs", "points", "totals", "annulled", "notes", "events",
+             "presence")
+PLAYER_KEYS = ("seat", "turn", "state", "entry", "left_after")
 
 
 def shown(sheet: dict[str, Any]) -> dict[str, Any]:
     """The parts of an instance's JSON sheet that :meth:`Truth.expected` gives."""
     return {
         "version": sheet["version"], "options": sheet["options"], "columns": sheet["columns"],
+        "players": [{key: player[key] for key in PLAYER_KEYS} for player in sheet["players"]],
         "hands": [{key: hand[key] for key in HAND_KEYS} for hand in sheet["hands"]],
         "totals": sheet["totals"], "winners": sheet["winners"],
         "finished": sheet["status"] == "finished", "details": sheet["details"],
@@ -137,7 +170,16 @@ def shown(sheet: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-MATCHES, SEATS, HANDS = Match.__table__, Seat.__table__, Hand.__table__
+MATCHES, SEATS, HANDS, PLAYERS = (Match.__table__, Seat.__table__, Hand.__table__,
+                                  Player.__table__)
+
+
+def rules_sheet(game: str, players: int, hands: list[dict[str, Any]], first_dealer: int,
+                options: dict[str, Any], roster: list[dict[str, Any]]) -> Sheet:
+    """The sheet the game's rules build (not in a tournament: docs/rules.md, "People who
+    come and go")."""
+    return GAMES[game].build_sheet(players, hands, first_dealer=first_dealer, roster=roster,
+                                   tournament=False, **options)
 
 
 def read_database(engine: Engine, match_id: str) -> Truth:
@@ -145,19 +187,25 @@ def read_database(engine: Engine, match_id: str) -> Truth:
     with engine.connect() as connection:
         match = connection.execute(select(
             MATCHES.c.game, MATCHES.c.first_dealer, MATCHES.c.options, MATCHES.c.version,
-            MATCHES.c.locked).where(MATCHES.c.id == match_id)).one()
-        players = connection.scalar(select(func.count()).select_from(SEATS)
-                                    .where(SEATS.c.match_id == match_id))
+            MATCHES.c.locked, MATCHES.c.roster).where(MATCHES.c.id == match_id)).one()
+        seated = connection.execute(select(SEATS.c.seat, SEATS.c.player_id)
+                                    .where(SEATS.c.match_id == match_id)
+                                    .order_by(SEATS.c.seat)).all()
+        roster = list(match.roster or [])
+        ids = {row.player_id for row in seated} | {c["person"] for c in roster if "person" in c}
+        held = set(connection.scalars(select(PLAYERS.c.name).where(PLAYERS.c.id.in_(ids))))
         rows = connection.execute(select(HANDS.c.number, HANDS.c.data)
                                   .where(HANDS.c.match_id == match_id)
                                   .order_by(HANDS.c.number)).all()
     assert [row.number for row in rows] == list(range(1, len(rows) + 1)), "hands out of line"
+    assert [row.seat for row in seated] == list(range(len(seated))), "seats out of line"
     hands = [row.data for row in rows]
     options = dict(match.options or {})
-    sheet = GAMES[match.game].build_sheet(players, hands, first_dealer=match.first_dealer,
-                                          **options)
+    # The seats the match began with: a joiner's seat is a seat while the roster holds the join.
+    players = len(seated) - sum(c["kind"] == "join" for c in roster)
+    sheet = rules_sheet(match.game, players, hands, match.first_dealer, options, roster)
     return Truth(match.game, players, match.first_dealer, options, match.version,
-                 bool(match.locked), hands, sheet)
+                 bool(match.locked), hands, sheet, roster, held)
 
 
 # --- one phone, two instances ----------------------------------------------------------
@@ -252,7 +300,7 @@ class Phone:
         after = self.last
         assert after.version == before.version + stored, self.steps()
         if not stored:
-            assert after.hands == before.hands, self.steps()
+            assert (after.hands, after.roster) == (before.hands, before.roster), self.steps()
         return response
 
     def new_match(self, game: str, players: int, first_dealer: int,
@@ -323,6 +371,35 @@ class Driver:
         """Whether a correction of hand ``number`` to ``data`` is to be stored."""
         return legal and not self.truth.locked and self.truth.accepts(number, data)
 
+    def people(self, kind: str) -> int:
+        """A change of who plays of ``kind`` (docs/rules.md, "People who come and go"), for
+        any seat (one more than the table has too), by a newcomer or by someone who holds or
+        held a seat: stored when the rules take it, refused (nothing stored) otherwise."""
+        truth, rng = self.truth, self.rng
+        change: dict[str, Any] = {"kind": kind}
+        form: dict[str, Any] = {"version": truth.version, "action": kind}
+        seats = len(truth.sheet.roster.order)
+        if kind == "join":
+            if rng.random() < 0.3:
+                change["at"] = form["at"] = rng.randint(0, seats + 1)
+        else:
+            change["seat"] = form["seat"] = rng.choice([*range(seats), seats] if
+                                                       rng.random() < 0.1 else range(seats))
+        named = True
+        if kind in ("join", "substitute"):
+            fresh = [n for n in NEWCOMERS if n not in truth.held]
+            # Someone who holds a seat of the match, or held one, is refused.
+            if rng.random() < 0.15 or not fresh:
+                form["name"] = rng.choice(sorted(truth.held))
+                named = False
+            else:
+                form["name"] = rng.choice(fresh)
+            change["person"] = -1  # a person the roster does not name yet
+        # A finished match takes no change (but an undo) whatever the rules say of it.
+        stored = named and not truth.locked and truth.changes(change)
+        self.phone.save(f"{self.base}/players", form, stored)
+        return int(stored)
+
 
 def spread(rng: random.Random, total: int, parts: int) -> list[int]:
     """``total`` split at random among ``parts``."""
@@ -344,8 +421,10 @@ class FortyFive(Driver):
 
     def hand(self, number: int, legal: bool) -> tuple[str, dict[str, Any], dict[str, Any]]:
         """A hand as the mode it is entered in, the rules' inputs and the form's fields."""
-        rng, players = self.rng, self.truth.players
+        rng = self.rng
         before = self.truth.before(number)
+        dealt = list(before.next.seats)
+        players = len(dealt)
         columns = [list(c) for c in before.columns]
         mode = rng.choice(["winners", "sides", "cards"] if legal else ["winners", "sides"])
         if mode == "cards":
@@ -356,24 +435,29 @@ class FortyFive(Driver):
             return mode, {"trump": trump, "plays": plays, "leader": leader}, {
                 "trump": trump, "leader": leader, "cards": cards}
         if mode == "winners":
-            winners = [rng.randrange(players) for _ in range(5)]
+            winners = [rng.choice(dealt) for _ in range(5)]
             if legal:
                 bonus = rng.choice([*winners, None])
             else:  # the bonus to a player without a trick
-                winners = [0] * 5
-                bonus = rng.randrange(1, players)
+                winners = [dealt[0]] * 5
+                bonus = rng.choice(dealt[1:])
             return mode, {"trick_winners": winners, "bonus_seat": bonus}, {
                 "winners": winners, "bonus": "none" if bonus is None else str(bonus)}
-        tricks = spread(rng, 5, len(columns))
+        # The sides with a seat dealt in; the others' counts are None.
+        offered = [c for c, side in enumerate(columns) if set(side) & set(dealt)]
+        counts = spread(rng, 5, len(offered))
         if legal:
-            bonus = rng.choice([*(c for c, t in enumerate(tricks) if t), None])
+            bonus = rng.choice([*(c for c, t in zip(offered, counts, strict=True) if t), None])
         elif rng.random() < 0.5:  # the bonus to a side without a trick
-            tricks = [5] + [0] * (len(columns) - 1)
-            bonus = rng.randrange(1, len(columns))
+            counts = [5] + [0] * (len(offered) - 1)
+            bonus = rng.choice(offered[1:])
         else:  # tricks that do not add up to five
-            tricks[rng.randrange(len(columns))] += rng.choice([-1, 1]) if tricks[0] else 1
+            counts[rng.randrange(len(offered))] += rng.choice([-1, 1]) if counts[0] else 1
             bonus = None
-        fields = {f"side-{c}": t for c, t in enumerate(tricks)}
+        tricks: list[int | None] = [None] * len(columns)
+        for c, count in zip(offered, counts, strict=True):
+            tricks[c] = count
+        fields = {f"side-{c}": tricks[c] for c in offered}
         fields["bonus_side"] = "none" if bonus is None else str(bonus)
         return mode, {"side_tricks": tricks, "bonus_side": bonus}, fields
 
@@ -455,7 +539,7 @@ class Navawhist(Driver):
         hands = self.truth.hands
         if number <= len(hands):
             return dict(hands[number - 1])
-        return {"bids": [None] * self.truth.players, "tricks": None}
+        return {"bids": [None] * self.truth.table(number)[0], "tricks": None}
 
     def bid(self, legal: bool, *, change: bool) -> int:
         """One bid, the next bidder's or (``change``) a change of an earlier one."""
@@ -481,25 +565,26 @@ class Navawhist(Driver):
         return int(stored)
 
     def tricks(self, legal: bool) -> int:
-        truth, rng, players = self.truth, self.rng, self.truth.players
+        truth, rng = self.truth, self.rng
         nxt = truth.sheet.next
-        cards = nxt.info.cards
-        tricks = spread(rng, cards, players)
+        cards, dealt = nxt.info.cards, list(nxt.seats)
+        tricks = spread(rng, cards, len(dealt))
         if not legal:
-            tricks[rng.randrange(players)] += 1
+            tricks[rng.randrange(len(dealt))] += 1
         values: list[Any] = list(tricks)
         if legal and rng.random() < 0.3:  # the last one left is filled in
-            values[rng.randrange(players)] = ""
+            values[rng.randrange(len(dealt))] = ""
         trump = rng.choice(["", *SUITS])
         form = {"version": truth.version, "number": nxt.number, "trump": trump,
-                **{f"values-{s}": v for s, v in enumerate(values)}}
+                **{f"values-{s}": v for s, v in zip(dealt, values, strict=True)}}
         url = f"{self.base}/navawhist/tricks"
         if rng.random() < 0.3:  # the points shown before saving
             self.phone.save(url, {**form, "action": "preview"}, False, refused=200,
                             headers=HTMX)
         data = self.pending(nxt.number)
-        data["tricks"] = navawhist.complete_tricks(
-            cards, [None if v == "" else v for v in values])
+        filled = navawhist.complete_tricks(cards, [None if v == "" else v for v in values])
+        by_seat = dict(zip(dealt, filled, strict=True))
+        data["tricks"] = [by_seat.get(s) for s in range(len(data["bids"]))]
         data["trump"] = trump or None
         stored = truth.accepts(nxt.number, data)
         assert stored == legal, (data, self.phone.steps())
@@ -507,6 +592,12 @@ class Navawhist(Driver):
         return int(stored)
 
     def enter(self, legal: bool) -> int:
+        truth = self.truth
+        if self.finished():  # over, or waiting for a sitter to come back
+            self.phone.save(f"{self.base}/navawhist/bid", {
+                "version": truth.version, "number": len(truth.hands) + 1, "seat": 0,
+                "bid": 0}, False, refused=409)
+            return 0
         if not legal:
             phase = self.truth.sheet.next.info.phase
             return self.bid(False, change=False) if phase == "bids" else self.tricks(False)
@@ -527,26 +618,29 @@ class Navawhist(Driver):
         rng, truth = self.rng, self.truth
         complete = [n for n, h in enumerate(truth.hands, start=1) if h.get("tricks") is not None]
         if not complete:
-            return self.step()
+            return self.enter(True)
         number = rng.choice(complete)
-        players = truth.players
+        seats, dealt = truth.table(number)
         before = truth.before(number).next
         cards, dealer = before.info.cards, before.dealer
-        bids = [rng.randint(0, cards) for _ in range(players)]
+        bids: list[int | None] = [rng.randint(0, cards) if s in dealt else None
+                                  for s in range(seats)]
         forbidden = navawhist.forbidden_bid(cards, [bids[s] for s in before.info.order[:-1]])
         if truth.options.get("hook", True) and bids[dealer] == forbidden:
             bids[dealer] = (forbidden + 1) % (cards + 1)
-        tricks = spread(rng, cards, players)
+        tricks: list[int | None] = [None] * seats
+        for seat, count in zip(dealt, spread(rng, cards, len(dealt)), strict=True):
+            tricks[seat] = count
         legal = rng.random() < 0.75
         if not legal:
-            tricks[rng.randrange(players)] += 1
+            tricks[rng.choice(dealt)] += 1
         trump = rng.choice(["", *SUITS])
         data = {"bids": bids, "tricks": tricks, "trump": trump or None}
         stored = self.correcting(number, data, legal)
         self.phone.save(f"{self.base}/navawhist/{number}/edit", {
             "version": truth.version, "number": number, "trump": trump,
-            **{f"bids-{s}": b for s, b in enumerate(bids)},
-            **{f"values-{s}": t for s, t in enumerate(tricks)}}, stored)
+            **{f"bids-{s}": bids[s] for s in dealt},
+            **{f"values-{s}": tricks[s] for s in dealt}}, stored)
         return int(stored)
 
 
@@ -578,7 +672,7 @@ class Rummy(Driver):
 
     def plain_tap(self, form: dict[str, Any]) -> None:
         """A key tapped without JavaScript: the form at an address, nothing stored."""
-        seats = [s for s in range(self.truth.players) if form.get(f"values-{s}")]
+        seats = [s for s in range(len(self.truth.sheet.roster.order)) if form.get(f"values-{s}")]
         if not seats:
             return
         tap = {k: v for k, v in form.items() if k != "action"}
@@ -630,11 +724,12 @@ class Quarantotto(Rummy):
         return self.rng.choice([2, 3, 4, 5]), options
 
     def hand(self, number: int, legal: bool) -> tuple[dict[str, Any], dict[str, Any]]:
-        rng, players = self.rng, self.truth.players
-        closer = rng.choice([*range(players), "stock"])
-        texts = {s: "" if s == closer else self.entry(s, closer) for s in range(players)}
+        rng = self.rng
+        players, dealt = self.truth.table(number)
+        closer = rng.choice([*dealt, "stock"])
+        texts = {s: "" if s == closer else self.entry(s, closer) for s in dealt}
         if not legal:
-            others = [s for s in range(players) if s != closer]
+            others = [s for s in dealt if s != closer]
             wrong = rng.choice(["one", "joker", "missing", "closer", "nobody"])
             if wrong == "closer" and closer != "stock":
                 texts[closer] = "7"
@@ -644,7 +739,7 @@ class Quarantotto(Rummy):
                 texts[rng.choice(others)] = {"one": "1", "joker": "7 *", "missing": "",
                                               "closer": "1"}[wrong]
         data = {"closer": None if closer in ("stock", "") else closer,
-                "points": [texts[s] or None for s in range(players)]}
+                "points": [texts.get(s) or None for s in range(players)]}
         return data, {"closer": closer, **{f"values-{s}": t for s, t in texts.items()}}
 
 
@@ -663,7 +758,8 @@ class Scala40(Rummy):
         return players, options
 
     def hand(self, number: int, legal: bool) -> tuple[dict[str, Any], dict[str, Any]]:
-        rng, players = self.rng, self.truth.players
+        rng = self.rng
+        players = self.truth.table(number)[0]
         offered = self.truth.before(number).next
         may = [entry["seat"] for entry in offered.info.may_reenter]
         reentries = [s for s in may if rng.random() < 0.6]
@@ -703,9 +799,9 @@ class CavalloRe(Driver):
     def setup(self) -> tuple[int, dict[str, Any]]:
         return self.rng.choice([1, 1, 2, 3]), {}
 
-    def deal(self, legal: bool) -> tuple[dict[str, Any], dict[str, Any]]:
+    def deal(self, number: int, legal: bool) -> tuple[dict[str, Any], dict[str, Any]]:
         rng = self.rng
-        seat = rng.randrange(self.truth.players)
+        seat = rng.choice(self.truth.table(number)[1])
         placed: Any = rng.choice([36, rng.randint(0, 35)])
         if not legal:
             placed = rng.choice([37, -1, "x", ""])
@@ -714,7 +810,7 @@ class CavalloRe(Driver):
     def enter(self, legal: bool) -> int:
         truth = self.truth
         number = truth.sheet.next.number
-        data, fields = self.deal(legal)
+        data, fields = self.deal(number, legal)
         stored = truth.accepts(number, data)
         assert stored == legal, (data, self.phone.steps())
         self.phone.save(f"{self.base}/cavallore/deal",
@@ -726,7 +822,7 @@ class CavalloRe(Driver):
         if number is None:
             return self.enter(True)
         legal = self.rng.random() < 0.75
-        data, fields = self.deal(legal)
+        data, fields = self.deal(number, legal)
         stored = self.correcting(number, data, legal)
         self.phone.save(f"{self.base}/cavallore/{number}/edit",
                         {"version": self.truth.version, "number": number, **fields}, stored)
@@ -763,6 +859,10 @@ def play(phone: Phone, driver: Driver, steps: list[str]) -> None:
                 stack.done, stack.undone = stack.done - moved, stack.undone + moved
         elif kind == "correct":
             stack.stored(driver.correct())
+        elif kind == "people":  # a change of who plays of any kind
+            stack.stored(driver.people(phone.rng.choice(KINDS)))
+        elif kind in KINDS:
+            stack.stored(driver.people(kind))
         else:
             stack.stored(driver.enter(kind == "enter"))
 
@@ -776,6 +876,10 @@ def play(phone: Phone, driver: Driver, steps: list[str]) -> None:
        seed=st.integers(0, 2**32 - 1))
 @example(steps=["enter", "refuse", "enter", "correct", "undo", "redo", "refuse", "enter"],
          seed=41)
+# A join, a sit-out, a substitute and a leave, each stored where the game takes it (Scala 40
+# has nobody sit out, Cavallo Re only joins), then undone and redone among entries.
+@example(steps=["enter", "join", "sit_out", "enter", "substitute", "correct", "undo", "redo",
+                "leave", "enter"], seed=15)
 def test_two_instances_show_what_the_database_holds(instances, game, steps, seed):
     assert set(DRIVERS) == set(BUILT_IN)  # every game is played
     rng = random.Random(seed)

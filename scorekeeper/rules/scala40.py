@@ -330,7 +330,10 @@ class _Match:
         return back
 
     def refuse(self, change: Change) -> None:
-        """The changes Scala 40 refuses: sitting out, and a new player in pairs."""
+        """The changes Scala 40 refuses: sitting out, a new player in pairs, and any change
+        after a partner's leave in the same break (it ended the match: case 18)."""
+        if self.opts["pairs"] and self.table.left_now:
+            raise RuleError(N_("The match is over: it takes no more changes of players."))
         if change.kind is Kind.SIT_OUT:
             raise RuleError(N_("Scala 40 does not allow sitting out: a player who cannot play "
                                 "a deal leaves, so %(player)s may leave or hand the seat to a "

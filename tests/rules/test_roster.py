@@ -623,3 +623,13 @@ def test_a_leave_beside_an_earlier_sit_out_of_the_same_break_is_accepted() -> No
             {"after": 1, "kind": "leave", "seat": 2}, {"after": 1, "kind": "sit_out", "seat": 1}])
     assert refused.value.params["change"] == 2
     assert "cannot sit out" in str(refused.value.__cause__)
+
+
+def test_scala40_pairs_take_no_change_after_a_partner_left_in_the_same_break() -> None:
+    """Decided cases 5 and 18: a partner's leave ends the match, so a substitute recorded
+    after it in the same break is refused."""
+    with pytest.raises(RuleError, match="substitute after hand 0") as refused_:
+        GAMES["scala40"].build_sheet(4, [], pairs=True, roster=[
+            {"kind": "leave", "seat": 1, "after": 0},
+            {"kind": "substitute", "seat": 3, "person": 9, "after": 0}])
+    assert "The match is over" in str(refused_.value.__cause__)

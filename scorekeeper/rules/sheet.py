@@ -324,16 +324,8 @@ def propose(game: Game, players: int, hands: Sequence[Mapping[str, Any]],
             roster: Sequence[Mapping[str, Any]] = (), **options: Any) -> Preview:
     """Check one change of players proposed now, after ``hands`` and ``roster``: the
     :class:`Preview` it gives, or RuleError saying why it is refused. ``change`` is a dict
-    as in ``roster`` (its ``after`` may be left out: the hands entered).
-
-    >>> from scorekeeper.rules import GAMES
-    >>> hands = [{"closer": 0, "points": [None, 30]}]
-    >>> propose(GAMES["quarantotto"], 2, hands, {"kind": "join"}).mark.total
-    0
-    >>> propose(GAMES["scala40"], 2, [], {"kind": "sit_out", "seat": 1})  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-    ...
-    scorekeeper.rules.core.RuleError: Scala 40 does not allow sitting out: a player who ...
+    as in ``roster`` (its ``after`` may be left out: the hands entered). Examples for each
+    game: tests/rules/test_roster.py.
     """
     build = game.build_sheet
     sheet = build(players, hands, first_dealer=first_dealer, roster=roster, **options)

@@ -67,11 +67,13 @@ def trusting_phone(browser: Browser, plain_port: int, folder: Path, *, locale: s
 
 
 def settled(page: Page) -> None:
-    """Wait until htmx has swapped in its answer and wired up the new elements: for a few
-    milliseconds after a swap they answer no event, faster than a finger but not a robot."""
+    """Wait until the page has loaded and htmx has swapped in its answer and wired up the new
+    elements: for a few milliseconds after a swap they answer no event, faster than a finger
+    but not a robot. Before the load, a tap can find its button not wired yet, and send a
+    plain form."""
     page.wait_for_function(
-        "() => !document.querySelector('.htmx-request, .htmx-swapping, .htmx-settling, "
-        ".htmx-added')")
+        "() => document.readyState === 'complete' && !document.querySelector("
+        "'.htmx-request, .htmx-swapping, .htmx-settling, .htmx-added')")
 
 
 def invitation_path(table, match_id: str) -> str:

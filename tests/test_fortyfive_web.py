@@ -198,7 +198,7 @@ def test_taps_without_javascript_redraw_the_page(table, client, match):
     page = ff.send("").get_data(as_text=True)
     assert checked(page, "side-1") == "1" and hidden(page, "filled") == "1:1"
     # Once another phone saved the hand, the address shows the next one, blank.
-    FortyFive(table, match).side_tricks([3, 2], bonus_side=0)
+    FortyFive(table, match).tap_winners([0, 1, 2, 0, 1], 0)
     page = client.get(address).get_data(as_text=True)
     assert "Hand 2" in page and hidden(page, "winners") == ""
 

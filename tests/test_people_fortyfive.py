@@ -201,6 +201,7 @@ def test_a_solo_match_with_a_join_a_sit_out_a_substitute_and_leavers(table, clie
     assert sheet["next"]["seats"] == [0, 1, 2, 3] and sheet["totals"] == totals
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Bruno sits out hands 4-5" in page and "Elena plays for Carla from hand 6" in page
+    page = client.get(f"/matches/{match_id}?entry=winners").get_data(as_text=True)
     assert ">Elena</button>" in page and ">Carla</button>" not in page
     all_pages_answer(table, match_id)
     ff = FortyFive(table, match_id)

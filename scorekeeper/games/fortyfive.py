@@ -135,9 +135,20 @@ def _stored(match: Match, number: int, mode: str | None) -> Entry:
     if "plays" in inputs:
         entry.trump, entry.leader = inputs["trump"], inputs["leader"]
         entry.cards = [card for trick in inputs["plays"] for card in trick]
-    stored_mode = "cards" if "plays" in data else "winners" if "trick_winners" in data else "sides"
-    entry.mode = mode if mode in MODES else stored_mode
+    entry.mode = mode if mode in MODES else _mode_of(data)
     return entry
+
+
+def _mode_of(hand: Mapping[str, Any]) -> str:
+    """The way a stored hand was entered."""
+    return "cards" if "plays" in hand else "winners" if "trick_winners" in hand else "sides"
+
+
+def last_mode(match: Match) -> dict[str, str]:
+    """The way the match's last hand was entered, as a page address carries it (a
+    rematch's page asks for it): none before the first hand."""
+    hands = stored_hands(match)
+    return {"entry": _mode_of(hands[-1])} if hands else {}
 
 
 def _read(match: Match, number: int, kind: str, form: Mapping[str, str] | None = None) -> Entry:
@@ -330,9 +341,10 @@ def entry_context(args: Mapping[str, str], match: Match) -> dict[str, Any]:
 
 
 def fortyfive_entry(match: Match, sheet: Sheet, mode: str | None = None) -> Entry:
-    """A fresh entry for the next hand, in ``mode`` (default: tapping trick winners)."""
+    """A fresh entry for the next hand, in ``mode``; by default in the way the last hand
+    was entered, or by tapping trick winners."""
     entry = _new(sheet, sheet.next.number, "enter")
-    entry.mode = mode if mode in MODES else MODES[0]
+    entry.mode = mode if mode in MODES else last_mode(match).get("entry", MODES[0])
     return entry
 
 
@@ -479,6 +491,7 @@ PRINTING = Printing(_tricks, (N_("tricks (▲ the bonus trick; = tie at the top:
                                  fortyfive.ALL_FIVE: "5×"})
 
 SPEC = GameSpec(fortyfive.GAME, bp, WORDS, PRINTING, blank_extras=blank_extras,
-                entry_context=entry_context, partners=partners, printed_notice=True,
+                entry_context=entry_context, carried=last_mode, partners=partners,
+                printed_notice=True,
                 template_globals={"fortyfive_entry": fortyfive_entry,
                                   "fortyfive_picker": fortyfive_picker})

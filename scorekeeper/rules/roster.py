@@ -221,6 +221,23 @@ class Roster:
         """
         return self.order.index(seat)
 
+    def staying(self, first_dealer: int) -> tuple[list[tuple[int, Any]], int]:
+        """Who sits down again for the next match at the table: every seat but those that
+        left, in turn order, each with whoever holds it now (None: the seat's own player);
+        and which of them deals first, the next in turn after ``first_dealer``.
+
+        >>> playing, left = SeatState.PLAYING, SeatState.LEFT
+        >>> Roster(order=(0, 3, 1, 2), states=(playing, left, playing, playing),
+        ...        holders=((), (), (Holder(None, 1, 2), Holder(9, 3, 4)), ())).staying(3)
+        ([(0, None), (3, None), (2, 9)], 2)
+        """
+        seats = [(seat, self.holders[seat][-1].person if self.holders[seat] else None)
+                 for seat in self.order if self.states[seat] is not SeatState.LEFT]
+        start = self.order.index(first_dealer)
+        after = self.order[start + 1:] + self.order[:start + 1]
+        kept = [seat for seat, _person in seats]
+        return seats, kept.index(next(seat for seat in after if seat in kept))
+
 
 def _whole(value: Any, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int):

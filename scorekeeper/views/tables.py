@@ -47,7 +47,7 @@ from ..models import (
     readable_name,
     token_hash,
 )
-from ..rules import GAMES, Game
+from ..rules import GAMES, Game, RuleError
 from ..web import cards
 from ..web.access import (
     current_device,
@@ -61,7 +61,7 @@ from ..web.access import (
     open_edit,
 )
 from ..web.forms import StepForm
-from ..web.games import registry
+from ..web.games import registry, spec_of
 from ..web.links import qr_svg, share_url, table_screen_url
 from ..web.pages import get_match, viewer_zone
 from ..web.tables import current_match, known_players, page_number, table_matches
@@ -312,16 +312,28 @@ def join_table(token: str):
 
 @bp.post("/matches/<match_id>/rematch")
 def rematch(match_id: str):
-    """A new match with the same players, seats and options; the next player deals first."""
+    """A new match with the same options and whoever is at the table as the match ended, in
+    turn order (a substitute in the seat they took, not those who left); the next player
+    deals first. When the options cannot stay as they were for that many players (a
+    partnership a leave broke), the new-match page instead, at the same table."""
     old = db.get_or_404(Match, match_id, description=_("There is no such match."))
+    staying, dealer = compute_sheet(old).roster.staying(old.first_dealer)
+    owners = {s.seat: s.player_id for s in old.seats}
+    try:
+        options = GAMES[old.game].clean_options(len(staying), old.options)
+    except RuleError:  # too few left for the game
+        options = None
+    if options is None or any(options.get(key) != value for key, value in old.options.items()):
+        return redirect(url_for("matches.new", game=old.game, table=old.table_id), 303)
     match = Match(table_id=old.table_id, game=old.game, options=dict(old.options),
-                  first_dealer=(old.first_dealer + 1) % len(old.seats), place=old.place,
-                  lang=old.lang)
-    match.seats = [Seat(seat=s.seat, player_id=s.player_id) for s in old.seats]
+                  first_dealer=dealer, place=old.place, lang=old.lang)
+    match.seats = [Seat(seat=new, player_id=owners[seat] if person is None else person)
+                   for new, (seat, person) in enumerate(staying)]
     db.session.add(match)
     bump_table(old.table_id)
     db.session.commit()
-    return redirect(url_for("matches.show", match_id=match.id), 303)
+    return redirect(url_for("matches.show", match_id=match.id, **spec_of(old.game).carried(old)),
+                    303)
 
 
 @bp.route("/matches/<match_id>/delete", methods=["GET", "POST"])

@@ -49,6 +49,8 @@ class GameSpec:
     # What the match page passes the entry panel from its address (whose deal, a hand a
     # tap without JavaScript carries there).
     entry_context: EntryContext = lambda args, match: {}
+    # What a rematch's page address carries from the match before (the way of entering).
+    carried: Callable[[Match], dict[str, str]] = lambda match: {}
     # The partnerships the new-match page shows for this many players, by the value of the
     # option that changes them (none: nobody plays with a partner).
     partners: Callable[[int], dict[Any, list[list[int]]]] = lambda players: {}

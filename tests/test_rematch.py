@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from .test_access import table_of
 from .test_fortyfive_web import FortyFive
 from .test_people_web import change
 
@@ -61,3 +62,29 @@ def test_forty_five_keeps_the_way_of_entering_across_hands_and_rematch(table):
     location = rematch(table, match_id)
     assert location.endswith("?entry=sides")
     assert chosen_mode(table.client.get(location).get_data(as_text=True)) == "Tricks per side"
+
+
+def proposed(page: str) -> tuple[str, list[str], int]:
+    """The new-match page's game, the names in its rows and the row marked to deal first."""
+    game = re.search(r'name="game" value="(\w+)"', page).group(1)
+    names = re.findall(r'name="players-\d+" id="players-\d+" value="([^"]*)"', page)
+    dealer = re.search(r'name="first_dealer" value="(\d+)"[^>]*checked', page).group(1)
+    return game, names, int(dealer)
+
+
+def test_a_new_match_at_a_table_proposes_who_is_there_the_next_dealing(table):
+    match_id = table.new_match("fortyfive", ["Anna", "Bruno", "Carla"], target=120)
+    table_id = table_of(table, match_id)
+    page = table.client.get(f"/matches/new?table={table_id}").get_data(as_text=True)
+    assert proposed(page) == ("fortyfive", ["Anna", "Bruno", "Carla"], 1)
+    assert change(table, match_id, "join", name="Dario", at=1).status_code == 303
+    assert change(table, match_id, "substitute", seat=2, name="Elena").status_code == 303
+    assert change(table, match_id, "leave", seat=1).status_code == 303
+    page = table.client.get(f"/matches/new?table={table_id}").get_data(as_text=True)
+    assert proposed(page) == ("fortyfive", ["Anna", "Dario", "Elena"], 1)
+    # Another game taking as many players gets them too.
+    page = table.client.get(f"/matches/new?table={table_id}&game=quarantotto")
+    assert proposed(page.get_data(as_text=True)) == ("quarantotto", ["Anna", "Dario", "Elena"], 1)
+    # A new match without a table chosen starts blank, as before.
+    page = table.client.get("/matches/new").get_data(as_text=True)
+    assert set(proposed(page)[1]) == {""}

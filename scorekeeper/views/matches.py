@@ -48,7 +48,14 @@ from ..web.pages import (
     sheet_context,
     viewer_zone,
 )
-from ..web.tables import chosen_table, home_tables, known_players, page_number, table_for_new_match
+from ..web.tables import (
+    chosen_table,
+    home_tables,
+    known_players,
+    next_match,
+    page_number,
+    table_for_new_match,
+)
 from ..web.tournaments import kept_matches
 
 bp = Blueprint("matches", __name__)
@@ -130,20 +137,29 @@ def _rows_at_start(game: Any) -> int:
 def new():
     """Pick the game, the players in turn order, the first dealer and the options."""
     action = request.form.get("action", "")
+    table = chosen_table(request.values.get("table"))
+    # A new match at a table proposes its game and whoever is at the table, the next in
+    # turn dealing first.
+    proposed = next_match(table.id) if request.method == "GET" and request.args.get(
+        "table") and table is not None else None
     key = action[5:] if action.startswith("game:") else request.values.get(
-        "game", next(iter(GAMES)))
+        "game", proposed.game if proposed else next(iter(GAMES)))
     game = GAMES.get(key)
     if game is None:
         abort(400, _("Unknown game."))
-    table = chosen_table(request.values.get("table"))
     known = known_players(table)
     alike: list[tuple[str, str, str]] = []
     if action.startswith("game:"):
         form = _switched(game)
     elif request.method == "GET":
         form = match_form(game)
-        for _i in range(_rows_at_start(game)):
-            form.players.append_entry("")
+        if proposed and game.min_players <= len(proposed.names) <= game.max_players:
+            for name in proposed.names:
+                form.players.append_entry(name)
+            form.first_dealer.data = proposed.dealer
+        else:
+            for _i in range(_rows_at_start(game)):
+                form.players.append_entry("")
     elif not _edit_rows(form := match_form(game)) and form.validate():
         alike = form.look_alikes(known)
         try:

@@ -12,7 +12,7 @@ from sqlalchemy.orm import selectinload
 
 from ..db import db
 from ..engine.history import table_name
-from ..engine.sheets import compute_sheet
+from ..engine.sheets import compute_sheet, people
 from ..models import Match, Player, Seat, Table, Tournament, TournamentRound, TournamentTable
 from .access import get_table, join, my_tables
 
@@ -108,6 +108,30 @@ def table_for_new_match(table_id: str | None, names: list[str]) -> Table:
         db.session.flush()
         join(table.id, keeper=True)
     return table
+
+
+@dataclass(frozen=True)
+class NextMatch:
+    """What a table's next match proposes: the game of its current match, whoever is at the
+    table as that match ended, by name in turn order, and who deals first."""
+
+    game: str
+    names: list[str]
+    dealer: int
+
+
+def next_match(table_id: str) -> NextMatch | None:
+    """The players the table's current match leaves for the next one (those a rematch
+    seats); None before its first match."""
+    current = current_match(table_id)
+    if current is None:
+        return None
+    match = db.session.get_one(Match, current[0])
+    staying, dealer = compute_sheet(match).roster.staying(match.first_dealer)
+    named = people(match)
+    return NextMatch(match.game, [match.names[seat] if person is None
+                                  else named.get(person, match.names[seat])
+                                  for seat, person in staying], dealer)
 
 
 def current_match(table_id: str) -> tuple[str, int] | None:

@@ -204,7 +204,17 @@ def test_a_stale_or_double_submission_stores_one_bid(table, app):
     assert table.post(f"/matches/{match_id}/navawhist/bid", data).status_code == 303
     response = table.post(f"/matches/{match_id}/navawhist/bid", data)
     assert response.status_code == 409
-    assert "Hand 1: another phone entered a bid" in response.get_data(as_text=True)
+    assert "Bruno’s bid of 0 was already saved." in response.get_data(as_text=True)
+    assert table.sheet(match_id)["next"]["info"]["bids"] == [None, 0, None, None]
+    # Another bid for Bruno, tapped on a page from before his: it says what was not saved
+    # and why, marked apart from a save.
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {**data, "bid": 1})
+    page = response.get_data(as_text=True)
+    assert response.status_code == 409
+    notice = page.split('id="notice"', 1)[0].rsplit("<div", 1)[1] + page.split(
+        'id="notice"', 1)[1].split("</span>", 1)[0]
+    assert "stale" in notice
+    assert "Your bid of 1 for Bruno was not saved: Bruno already bid 0." in notice
     assert table.sheet(match_id)["next"]["info"]["bids"] == [None, 0, None, None]
 
 

@@ -71,6 +71,29 @@ def _in_phase(match: Match, form: HandForm, phase: str) -> Sheet:
     return sheet
 
 
+def _lost_bid(match: Match, form: HandForm) -> str | None:
+    """What a stale bid tap did not save, and why: the player's bid stored meanwhile, or
+    None (a tap asking an earlier bid again, which stores nothing; the hand gone on)."""
+    if not isinstance(form, BidForm):
+        return None
+    seat, value = form.seat.data, whole(form.bid.data)
+    if not isinstance(seat, int) or not 0 <= seat < len(match.seats) \
+            or not isinstance(value, int):
+        return None
+    db.session.rollback()
+    db.session.refresh(match)
+    sheet = compute_sheet(match)
+    if sheet.next is None or sheet.next.number != form.number.data:
+        return None
+    now, player = _pending(match, form.number.data)["bids"][seat], match.names[seat]
+    if now == value:
+        return _("%(player)s’s bid of %(bid)s was already saved.", player=player, bid=value)
+    if now is not None:
+        return _("Your bid of %(bid)s for %(player)s was not saved: %(player)s already bid "
+                 "%(now)s.", bid=value, player=player, now=now)
+    return None
+
+
 @bp.post("/matches/<match_id>/navawhist/bid")
 def bid(match_id: str):
     """Record one player's bid, the next bidder's or a change of an earlier one; a tap on
@@ -96,7 +119,7 @@ def bid(match_id: str):
         data["bids"] = bids
         sheet = save_hand(match, form.number.data, data, expected=form.version.data)
     except Conflict as error:
-        return refusal_over_live(match, error)
+        return refusal_over_live(match, error, lost=_lost_bid(match, form))
     except RuleError as error:
         db.session.rollback()
         db.session.refresh(match)

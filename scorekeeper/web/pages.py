@@ -190,18 +190,20 @@ def _and(names: list[str], seats: list[int]) -> str:
     return _("%(names)s and %(last)s", names=", ".join(said[:-1]), last=said[-1])
 
 
-def answer_refusal(match: Match, error: RuleError | Conflict, *, at: str = "save", **context: Any):
+def answer_refusal(match: Match, error: RuleError | Conflict, *, at: str = "save",
+                   lost: str | None = None, **context: Any):
     """Nothing stored: the sheet again, 409 for a conflict, 422 otherwise.
 
-    A conflict (the page was older than the sheet) is told in the notice above the entry;
-    a rule's refusal is shown beside the control ``at`` names (``"save"``, ``"seat-2"``,
-    ``"closer"``): the entry templates place it there and keep what was typed.
+    A conflict (the page was older than the sheet) is told in the notice above the entry,
+    marked as a tap not saved: what was not saved and why (``lost``), else what changed
+    meanwhile; a rule's refusal is shown beside the control ``at`` names (``"save"``,
+    ``"seat-2"``, ``"closer"``): the entry templates place it there and keep what was typed.
     """
     db.session.rollback()
     db.session.refresh(match)
     if isinstance(error, Conflict):
-        return render_sheet(match, status=409, **context, notice=elsewhere_notice(match),
-                            jump=True)
+        return render_sheet(match, status=409, **context, notice=lost or elsewhere_notice(match),
+                            stale=True, jump=True)
     return render_sheet(match, status=422, **context, error=rule_message(error, match.names),
                         error_at=at)
 

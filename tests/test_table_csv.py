@@ -62,10 +62,12 @@ def play_every_game(table) -> dict[str, str]:
     assert change(table, m, "join", name="Dario").status_code == 303
     assert change(table, m, "sit_out", seat=1).status_code == 303
     table.play_navawhist(m, [1, None, 0, 0], [1, "", 1, 0])
-    # Quarantotto: Anna closes, Bruno holds 20.
+    # Quarantotto: Anna closes, Bruno holds 20; then Elena takes Anna's seat.
     ids["quarantotto"] = m = table.new_match("quarantotto", ["Anna", "Bruno"], length="games",
                                              games=3)
     assert play_quarantotto(table, m, 0, [None, 20]).status_code == 303
+    assert change(table, m, "substitute", seat=0, name="Elena").status_code == 303
+    assert play_quarantotto(table, m, 1, [15, None]).status_code == 303
     # Scala 40: Anna closes in hand (penalties doubled), Bruno holds a 5, Carla never opened.
     ids["scala40"] = m = table.new_match("scala40", ["Anna", "Bruno", "Carla"])
     ok(play_scala40(table, m, 0, {1: "5"}, never=(2,), in_hand="y"))
@@ -101,7 +103,10 @@ def test_every_hand_of_a_table_a_row_per_player(table):
         mine = rows_of(rows, match_id)
         expected = 0
         for hand in sheet["hands"]:
-            for seat, name in enumerate(names):
+            # Who held each seat then: its player, or the substitute from their hand.
+            held = [([h["name"] for h in p["held_by"] if h["from_hand"] <= hand["number"]]
+                     or [p["name"]])[-1] for p in sheet["players"]]
+            for seat, name in enumerate(held):
                 row = mine.get((hand["number"], name))
                 played = hand["presence"][seat] if seat < len(hand["presence"]) else "not_yet"
                 if played == "in" and hand["points"][column[seat]] is None:
@@ -117,10 +122,10 @@ def test_every_hand_of_a_table_a_row_per_player(table):
                 assert row["Presence"] == {"in": "playing", "out": "out",
                                            "not_yet": "not yet joined", "gone": "left"}[played]
                 assert row["Dealer"] == ("" if hand["dealer"] is None
-                                         else names[hand["dealer"]])
+                                         else held[hand["dealer"]])
         assert len(mine) == expected
-        last = {name: r["Total"] for (_number, name), r in sorted(mine.items())}
-        assert [last.get(name) for name in names] == [
+        last = {r["Seat"]: r["Total"] for _key, r in sorted(mine.items())}
+        assert [last.get(str(p["turn"] + 1)) for p in sheet["players"]] == [
             figure(sheet["totals"][column[s]]) for s in range(len(names))]
 
     nava = rows_of(rows, ids["navawhist"])
@@ -139,6 +144,11 @@ def test_every_hand_of_a_table_a_row_per_player(table):
     assert quarantotto[1, "Bruno"]["Points in hand"] == "20"
     # docs/rules.md#quarantotto: each scores the worst hand's points minus their own.
     assert (quarantotto[1, "Anna"]["Points"], quarantotto[1, "Bruno"]["Points"]) == ("20", "0")
+    # Elena plays Anna's seat from game 2 on, its total carried on.
+    assert (2, "Anna") not in quarantotto and quarantotto[2, "Elena"]["Seat"] == "1"
+    assert (quarantotto[2, "Elena"]["Points in hand"], quarantotto[2, "Elena"]["Total"]) == (
+        "15", "20")
+    assert quarantotto[2, "Bruno"]["Closing"] == "closed"
 
     scala = rows_of(rows, ids["scala40"])
     assert scala[1, "Anna"]["Closing"] == "closed in hand"

@@ -17,7 +17,7 @@ from fractions import Fraction
 
 from babel import Locale
 from babel.dates import format_datetime, format_skeleton
-from babel.numbers import format_decimal, format_percent
+from babel.numbers import format_decimal, format_percent, get_decimal_symbol
 from flask_babel import get_locale
 
 from ..rules.tournaments import display
@@ -37,20 +37,31 @@ def decimal(value: float | Decimal, *, grouped: bool = False, trim: bool = False
     return format_decimal(value, pattern, locale=language())
 
 
-def figure(value: int | float | Decimal | Fraction | None) -> str:
+def figure(value: int | float | Decimal | Fraction | None, *, minus: str = MINUS) -> str:
     """A figure as printed: a whole number as it is, any other with one decimal in the
     viewer's language (26.8, 26,8 in Italian; a fraction as the rules round it), a negative
-    one with a real minus sign (U+2212), nothing for None.
+    one with a real minus sign (U+2212; ``minus="-"`` for a file a spreadsheet reads, which
+    takes U+2212 for text), nothing for None.
 
-    >>> figure(-12), figure(5.0), figure(Fraction(-9, 4)), figure(None)
-    ('−12', '5.0', '−2.3', '')
+    >>> figure(-12), figure(5.0), figure(Fraction(-9, 4)), figure(None), figure(-3, minus="-")
+    ('−12', '5.0', '−2.3', '', '-3')
     """
     if value is None:
         return ""
     if isinstance(value, Fraction):
         value = Decimal(display(value))
     text = str(abs(value)) if isinstance(value, int) else decimal(abs(value))
-    return f"{MINUS}{text}" if value < 0 and text.strip("0.,") else text
+    return f"{minus}{text}" if value < 0 and text.strip("0.,") else text
+
+
+def list_separator() -> str:
+    """What separates a CSV's fields in the viewer's language: a comma, or a semicolon
+    where the comma is the decimal sign (as Italian spreadsheets expect).
+
+    >>> list_separator()
+    ','
+    """
+    return ";" if get_decimal_symbol(language()) == "," else ","
 
 
 def percent(share: float) -> str:

@@ -14,6 +14,7 @@ import re
 import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from datetime import date
 from decimal import Decimal
 from fractions import Fraction
 from typing import Any
@@ -26,6 +27,8 @@ from ..rules.roster import Presence
 from . import formats
 
 Cell = Callable[[Sheet, Row, int], str]
+# What a hand says of one seat (or column) besides its points: a number, a word, None.
+Entry = Callable[[Sheet, Row, int], Any]
 
 
 @dataclass(frozen=True)
@@ -47,7 +50,10 @@ class Printing:
     of a cell; its leading columns; the marks its events print beside the hand's number;
     the blank rows a match in progress goes on with (hand number and dealer), when the game
     knows them; and the CSV's headings, and the inputs of a hand it gives per column before
-    the points (``csv_inputs``: a heading and the value for a row's column)."""
+    the points (``csv_inputs``: a heading and the value for a row's column). ``entries`` is
+    what the CSV of every hand (:mod:`scorekeeper.engine.handrows`) gives of each player
+    besides the points: a heading and the value for a row's seat, read from the row the
+    rules computed (a heading two games share is one column)."""
 
     detail: Cell
     parts: tuple[str, str, str]
@@ -58,7 +64,8 @@ class Printing:
     csv_points: str | None = None  # what each points column says before the players' names
     csv_totals: str = N_("Total")
     csv_total_row: Callable[[Sheet], list[Any]] | None = None  # under the points columns
-    csv_inputs: tuple[tuple[str, Callable[[Row, int], Any]], ...] = ()
+    csv_inputs: tuple[tuple[str, Entry], ...] = ()
+    entries: tuple[tuple[str, Entry], ...] = ()
 
 
 def open_rows(sheet: Sheet, left: int = 0) -> list[tuple[int, int | None]]:
@@ -72,6 +79,22 @@ def open_rows(sheet: Sheet, left: int = 0) -> list[tuple[int, int | None]]:
 def no_detail(sheet: Sheet, row: Row, column: int) -> str:
     """A cell that shows only the points and the running total."""
     return ""
+
+
+def seat_input(key: str) -> Entry:
+    """An entry of the CSV of every hand: a seat's value of the row's input ``key`` (bids,
+    points in hand), None where the row holds none."""
+    def value(sheet: Sheet, row: Row, seat: int) -> Any:
+        values = row.inputs.get(key) or ()
+        return values[seat] if seat < len(values) else None
+    return value
+
+
+def note_word(sheet: Sheet, row: Row, seat: int) -> str:
+    """What the rules noted of a seat in a row, in words (closed in hand, exact, won);
+    "" for nothing."""
+    note = row.notes[seat] if seat < len(row.notes) else ""
+    return _(note.label) if note else ""
 
 
 BLANK_ROWS = 8  # empty rows printed under a match in progress whose length is open
@@ -218,6 +241,11 @@ def signed_text(value: Any) -> str:
         else number_text(value)
 
 
+def presence(row: Row, seat: int) -> Presence:
+    """What ``seat`` was in ``row``: dealt in, out, not yet joined, or gone."""
+    return row.presence[seat] if seat < len(row.presence) else Presence.NOT_YET
+
+
 def sat_out(row: Row, column: Sequence[int]) -> bool:
     """Whether the seats of ``column`` were all out of ``row`` (sat it out, or out of the
     match): its printed cell says "out", where one before a join or after a leave is empty."""
@@ -316,6 +344,15 @@ def download_name(match: Match, extension: str) -> str:
     return "-".join(parts) + f".{extension}"
 
 
+def table_download_name(name: str, day: date, extension: str) -> str:
+    """A file name for an export of a whole table: its name and the day.
+
+    >>> table_download_name("Casa Rossi: giovedì", date(2026, 12, 3), "csv")
+    'CasaRossigiovedi-2026-12-03.csv'
+    """
+    return f"{_slug(name, 16) or 'table'}-{day:%Y-%m-%d}.{extension}"
+
+
 def _absence(row: Row, seats: Sequence[int]) -> str | None:
     """What a column's cells say in a hand none of its seats was dealt: "out" when one sat
     it out, "" before a join or after a leave; None when it played."""
@@ -343,7 +380,7 @@ def csv_rows(match: Match, sheet: Sheet, names: Sequence[str],
         # A seat not dealt in the hand gave nothing: its cells are empty, "out" for its
         # points when it sat the hand out (never 0).
         absent = [_absence(row, seats) for seats in sheet.columns]
-        given = [value(row, c) if absent[c] is None else "" for _heading, value in
+        given = [value(sheet, row, c) if absent[c] is None else "" for _heading, value in
                  printing.csv_inputs for c in range(len(columns))]
         rows.append([row.number] + dealer + given
                     + [absent[c] if absent[c] is not None else "" if p is None else p

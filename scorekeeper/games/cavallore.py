@@ -17,7 +17,7 @@ from flask import Blueprint, request
 from ..engine import formats
 from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
-from ..engine.printing import Printing, no_detail
+from ..engine.printing import Printing, no_detail, note_word
 from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
 from ..rules import N_, Nn_, RuleError, Sheet, cavallore
@@ -186,7 +186,8 @@ def blank_extras(players: int) -> dict[str, Any]:
 
 PRINTING = Printing(no_detail, ("", N_("cards placed"), N_("wins so far")),
                     csv_number=N_("Deal"), csv_points=N_("Cards placed"), csv_totals=N_("Wins"),
-                    csv_total_row=lambda sheet: [s["placed"] for s in sheet.status.statistics])
+                    csv_total_row=lambda sheet: [s["placed"] for s in sheet.status.statistics],
+                    entries=((N_("Result"), note_word),))
 
 SPEC = GameSpec(cavallore.GAME, bp, WORDS, PRINTING, blank_extras=blank_extras,
                 entry_context=entry_context, has_stats=True, template_globals={

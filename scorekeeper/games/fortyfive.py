@@ -19,7 +19,7 @@ from flask_babel import gettext as _
 
 from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
-from ..engine.printing import Lead, Printing
+from ..engine.printing import Lead, Printing, presence, seat_input
 from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
 from ..rules import N_, Nn_, Row, RuleError, Sheet, fortyfive
@@ -32,7 +32,7 @@ from ..web.forms import HandForm, whole
 from ..web.games import GameSpec
 from ..web.i18n import rule_message
 from ..web.pages import after_change, get_match, is_htmx, refusal_over_live, render_sheet
-from ..web.people import holders, presence
+from ..web.people import holders
 
 bp = Blueprint("fortyfive", __name__)
 
@@ -483,12 +483,46 @@ def _trump(sheet: Sheet, number: int, row: Row | None) -> str:
     return (row.inputs.get("trump") or "") if row else ""
 
 
+def _side(sheet: Sheet, seat: int) -> int:
+    """The column (side) of a seat."""
+    return next(i for i, seats in enumerate(sheet.columns) if seat in seats)
+
+
+def _side_number(sheet: Sheet, row: Row, seat: int) -> int | None:
+    """The seat's side, numbered from 1 as the sheet orders them; None played alone."""
+    side = _side(sheet, seat)
+    return side + 1 if len(sheet.columns[side]) > 1 else None
+
+
+def _tricks_taken(sheet: Sheet, row: Row, seat: int) -> int | None:
+    """The tricks the seat took, when the hand names each trick's winner."""
+    winners = row.inputs.get("trick_winners")
+    return None if winners is None else winners.count(seat)
+
+
+def _side_tricks(sheet: Sheet, row: Row, seat: int) -> int | None:
+    """The tricks the seat's side took."""
+    return seat_input("side_tricks")(sheet, row, _side(sheet, seat))
+
+
+def _best_trump(sheet: Sheet, row: Row, seat: int) -> str:
+    """A "yes" for the seat that took the best trump's trick; for a hand entered per side,
+    for each seat of the side that took it."""
+    if "bonus_seat" in row.inputs:
+        took = row.inputs["bonus_seat"] == seat
+    else:
+        took = row.inputs.get("bonus_side") == _side(sheet, seat)
+    return _("yes") if took else ""
+
+
 PRINTING = Printing(_tricks, (N_("tricks (▲ the bonus trick; = tie at the top: play goes on, "
                                  "∅ no trump played, 5× all five tricks)"),
                               N_("points"), N_("running total")),
                     lead=(Lead(N_("Trump"), "word", _trump),),
                     event_marks={fortyfive.TIE_AT_TOP: "=", fortyfive.NO_TRUMP: "∅",
-                                 fortyfive.ALL_FIVE: "5×"})
+                                 fortyfive.ALL_FIVE: "5×"},
+                    entries=((N_("Side"), _side_number), (N_("Tricks"), _tricks_taken),
+                             (N_("Side’s tricks"), _side_tricks), (N_("Best trump"), _best_trump)))
 
 SPEC = GameSpec(fortyfive.GAME, bp, WORDS, PRINTING, blank_extras=blank_extras,
                 entry_context=entry_context, carried=last_mode, partners=partners,

@@ -11,7 +11,7 @@ from flask_babel import gettext as _
 from ..db import db
 from ..engine.history import Field, Words
 from ..engine.ledger import Conflict, save_hand
-from ..engine.printing import Lead, Printing
+from ..engine.printing import Lead, Printing, note_word, seat_input
 from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
 from ..rules import N_, Nn_, Row, RuleError, Sheet, navawhist
@@ -239,11 +239,11 @@ def _hands_left(sheet: Sheet) -> list[tuple[int, int | None]]:
             for n in range(len(sheet.rows) + 1, len(sheet.status.schedule) + 1)]
 
 
+BIDS_TRICKS = ((N_("Bid"), seat_input("bids")), (N_("Tricks"), seat_input("tricks")))
 PRINTING = Printing(_bids_tricks, (N_("bid/tricks"), N_("points"), N_("running total")),
                     lead=(Lead(N_("Cards"), "cards", _cards, before_dealer=True),),
-                    blank_rows=_hands_left,
-                    csv_inputs=((N_("Bid"), lambda row, seat: _given(row, "bids", seat)),
-                                (N_("Tricks"), lambda row, seat: _given(row, "tricks", seat))))
+                    blank_rows=_hands_left, csv_inputs=BIDS_TRICKS,
+                    entries=(*BIDS_TRICKS, (N_("Result"), note_word)))
 
 # A player's column of the blank sheet holds bid, tricks and total: 4 fit a portrait page.
 SPEC = GameSpec(navawhist.GAME, bp, WORDS, PRINTING, blank_portrait_columns=4,

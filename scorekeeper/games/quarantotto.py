@@ -16,7 +16,7 @@ from flask import Blueprint, request
 from flask_babel import gettext as _
 
 from ..engine.history import Field, Words
-from ..engine.printing import Printing, open_rows
+from ..engine.printing import Printing, note_word, open_rows, seat_input
 from ..models import Match
 from ..rules import N_, RuleError, Sheet, quarantotto
 from ..web.access import needs_edit_right
@@ -136,7 +136,8 @@ PRINTING = Printing(
     rummy.printed_cell,
     (N_("points in hand (✓ closed; ∅ the stock ran out)"), N_("score"), N_("running total")),
     event_marks={quarantotto.STOCK_RAN_OUT: "∅"},
-    blank_rows=lambda sheet: open_rows(sheet, (sheet.status.games or 0) - len(sheet.rows)))
+    blank_rows=lambda sheet: open_rows(sheet, (sheet.status.games or 0) - len(sheet.rows)),
+    entries=((N_("Points in hand"), seat_input("hand_points")), (N_("Closing"), note_word)))
 
 SPEC = GameSpec(quarantotto.GAME, bp, WORDS, PRINTING, blank_extras=blank_extras,
                 entry_context=entry_context, template_globals=cardpad.TEMPLATE_GLOBALS,

@@ -18,7 +18,7 @@ from flask_babel import gettext as _
 from werkzeug.datastructures import MultiDict
 
 from ..engine.history import Field, Words
-from ..engine.printing import Printing
+from ..engine.printing import Printing, note_word, seat_input
 from ..models import Match
 from ..rules import N_, Row, Sheet, scala40
 from ..rules.cards import RANKS
@@ -169,7 +169,8 @@ def _printed_cell(sheet: Sheet, row: Row, column: int) -> str:
 PRINTING = Printing(_printed_cell, (N_("✓ closed, ✓✓ closed in hand, ✗ never opened, ↩ re-entry "
                                         "(×2: penalties doubled)"),
                                      N_("penalty"), N_("running total")),
-                    event_marks={scala40.DOUBLED: "×2"})
+                    event_marks={scala40.DOUBLED: "×2"},
+                    entries=((N_("Penalty"), seat_input("penalties")), (N_("Closing"), note_word)))
 
 SPEC = GameSpec(scala40.GAME, bp, WORDS, PRINTING, blank_extras=blank_extras,
                 entry_context=entry_context, template_filters=cardpad.TEMPLATE_FILTERS,

@@ -1,9 +1,11 @@
-"""A match as a file: its PDF (the paper sheet), CSV and JSON; and blank sheets to print
-for play without a phone."""
+"""A match as a file: its PDF (the paper sheet), CSV and JSON; every hand of a table's
+matches as a CSV; and blank sheets to print for play without a phone."""
 
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
+from datetime import UTC, datetime
 from typing import Any
 
 from flask import (
@@ -15,17 +17,29 @@ from flask import (
     make_response,
     render_template,
     request,
+    stream_with_context,
 )
 from flask_babel import force_locale
 from flask_babel import gettext as _
+from sqlalchemy import select
 
+from ..db import db
 from ..engine.cache import cache
-from ..engine.printing import PORTRAIT_COLUMNS, csv_rows, csv_text, download_name, printed_sheet
+from ..engine.handrows import hand_lines
+from ..engine.printing import (
+    PORTRAIT_COLUMNS,
+    csv_rows,
+    csv_text,
+    download_name,
+    printed_sheet,
+    table_download_name,
+)
 from ..engine.sheets import compute_sheet, sheet_json
 from ..models import NAME_LENGTH, Match
 from ..rules import GAMES, Game, RuleError
 from ..web import pdf
-from ..web.games import spec_of
+from ..web.access import get_table
+from ..web.games import registry, spec_of
 from ..web.pages import download_language, get_match, wants_page
 from ..web.people import column_order
 
@@ -126,6 +140,37 @@ def match_csv(match_id: str):
     rows = csv_rows(match, compute_sheet(match), match.names, spec_of(match.game).printing)
     return Response(csv_text(rows), mimetype="text/csv", headers={
         "Content-Disposition": f'attachment; filename="{download_name(match, "csv")}"'})
+
+
+def hands_csv(matches: Sequence[Match], filename: str) -> Response:
+    """Every hand of ``matches`` as a CSV download in the viewer's language (see
+    scorekeeper.engine.handrows), written while it is sent."""
+    lang = download_language()
+    games = {match.game for match in matches}
+    printings = {key: spec.printing for key, spec in registry().items() if key in games}
+
+    def lines():
+        with force_locale(lang):
+            yield from hand_lines(matches, printings)
+
+    return Response(stream_with_context(lines()), mimetype="text/csv", headers={
+        "Content-Disposition": f'attachment; filename="{filename}"'})
+
+
+@bp.get("/tables/<table_id>.csv")
+def table_csv(table_id: str):
+    """Every hand of every match of the table, a row per player: for its members only."""
+    table = get_table(table_id)
+    matches = db.session.scalars(
+        select(Match).where(Match.table_id == table.id).order_by(Match.created_at, Match.id)).all()
+    return hands_csv(matches, table_download_name(table.name, datetime.now(UTC).date(), "csv"))
+
+
+@bp.get("/matches/<match_id>/hands.csv")
+def match_hands_csv(match_id: str):
+    """One match's hands, a row per player, as the table's CSV has them."""
+    match = get_match(match_id)
+    return hands_csv([match], download_name(match, "hands.csv"))
 
 
 @bp.get("/matches/<match_id>.json")

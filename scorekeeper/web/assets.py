@@ -48,6 +48,8 @@ _static_gzipped = cache(gzipped)
 
 # Backups hold every match a phone may edit: never kept by a browser or a proxy.
 NO_STORE = ("backups.backup_json", "backups.restore")
+# Answers sent as they are written (every hand of a table): never gathered to be gzipped.
+STREAMED = ("exports.table_csv", "exports.match_hands_csv")
 
 
 def cache_policy(response: Response) -> None:
@@ -69,7 +71,8 @@ def cache_policy(response: Response) -> None:
 def finish(response: Response) -> Response:
     """Cache headers; gzip for text the client accepts."""
     cache_policy(response)
-    if (response.status_code != 200 or "Content-Encoding" in response.headers
+    if (response.status_code != 200 or request.endpoint in STREAMED
+            or "Content-Encoding" in response.headers
             or "gzip" not in request.headers.get("Accept-Encoding", "")
             or not response.mimetype.startswith(COMPRESSIBLE)):
         return response

@@ -13,7 +13,7 @@ from ..engine.printing import number_text
 from ..engine.sheets import people
 from ..models import Match
 from ..rules import Sheet
-from ..rules.roster import Kind, Presence, SeatState
+from ..rules.roster import Kind, SeatState
 
 
 def column_order(sheet: Sheet) -> tuple[int, ...]:
@@ -25,11 +25,6 @@ def column_order(sheet: Sheet) -> tuple[int, ...]:
         index = {seats[0]: column for column, seats in enumerate(columns)}
         return tuple(index[seat] for seat in sheet.roster.order)
     return tuple(range(len(columns)))
-
-
-def presence(row: Any, seat: int) -> Presence:
-    """What ``seat`` was in ``row``: dealt in, out, not yet joined, or gone."""
-    return row.presence[seat] if seat < len(row.presence) else Presence.NOT_YET
 
 
 def state(sheet: Sheet, seat: int) -> SeatState:

@@ -20,7 +20,7 @@ from ..engine.cache import cache
 from ..engine.charts import history_chart, running_chart
 from ..engine.history import step_labels
 from ..engine.ledger import steps
-from ..engine.printing import number_text, signed_text
+from ..engine.printing import number_text, presence, signed_text
 from ..engine.stats import START, GameStats
 from ..models import Match, name_key
 from ..rules import Event, Note
@@ -143,7 +143,7 @@ GLOBALS: Mapping[str, Any] = {
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
     # Who plays (scorekeeper.web.people): the columns in turn order, each seat's presence in
     # a row and its state now, who holds it, the sentences of the changes.
-    "column_order": people.column_order, "presence": people.presence,
+    "column_order": people.column_order, "presence": presence,
     "seat_state": people.state, "holders": people.holders, "roster_marks": people.mark_texts,
     "Presence": Presence, "SeatState": SeatState,
 }

@@ -8,7 +8,7 @@ import hashlib
 import re
 import secrets
 import unicodedata
-from datetime import UTC, datetime
+from datetime import UTC, datetime, time
 from typing import Any
 
 from sqlalchemy import JSON, ForeignKey, Index, String, UniqueConstraint, false, text
@@ -19,6 +19,8 @@ from .db import db
 NAME_LENGTH = 30  # a player's name, a phone's name at its table
 PLACE_LENGTH = 60  # where a match is played
 TABLE_NAME_LENGTH = 60
+ZONE_LENGTH = 64  # an IANA time zone name (the longest is 32 characters)
+DEFAULT_ZONE = "Europe/Rome"  # a table's zone until its members choose another
 MATCH_ID = re.compile(r"[A-Za-z0-9_-]{1,24}")  # what a match's or a table's address can be
 REQUEST_KEY = re.compile(r"[A-Za-z0-9_-]{1,64}")  # a request's Idempotency-Key (a UUID)
 
@@ -183,7 +185,11 @@ class Table(db.Model):
 
     ``version`` increases with every change to any of its matches (statistics are cached by
     it); ``secret`` is what a backup of the table carries to prove membership;
-    ``screen_token`` is the read-only secret in the address of the table's screen.
+    ``screen_token`` is the read-only secret in the address of the table's screen;
+    ``calendar_token`` the one in the address of its calendar feed. ``zone`` is the IANA
+    time zone its evenings are told in, and its card night, when the members set one, falls
+    on ``night_weekday`` (0 is Monday) at ``night_start``, lasting ``night_minutes`` when
+    given.
     """
 
     __tablename__ = "tables"
@@ -191,6 +197,12 @@ class Table(db.Model):
     name: Mapped[str] = mapped_column(String(TABLE_NAME_LENGTH))
     secret: Mapped[str] = mapped_column(String(32), default=new_secret)
     screen_token: Mapped[str] = mapped_column(String(32), default=new_secret)
+    calendar_token: Mapped[str] = mapped_column(String(32), default=new_secret)
+    zone: Mapped[str] = mapped_column(String(ZONE_LENGTH), default=DEFAULT_ZONE,
+                                      server_default=DEFAULT_ZONE)
+    night_weekday: Mapped[int | None]
+    night_start: Mapped[time | None]
+    night_minutes: Mapped[int | None]
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=_now)
     updated_at: Mapped[datetime] = mapped_column(default=_now)

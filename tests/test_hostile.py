@@ -456,6 +456,13 @@ class World:
                 models.Table.id == table_id))
         return token or MISSING_ID
 
+    def calendar_token(self, table_id: str) -> str:
+        """The read-only token in the address of the table's calendar."""
+        with self.app.app_context():
+            token = db.session.scalar(select(models.Table.calendar_token).where(
+                models.Table.id == table_id))
+        return token or MISSING_ID
+
     def shown_invitation(self, table_id: str) -> int:
         """The number of an invitation this browser made to the table: the one its page
         shows again."""
@@ -578,6 +585,7 @@ def path_of(draw: st.DrawFn, world: World, rule: Rule, ids: dict[str, list[str]]
                                                            and len(s) < 300))
         if "token" in rule.arguments:
             right = {"screens.table": world.screen_token,
+                     "calendars.feed": world.calendar_token,
                      "tournaments.keep": world.keep_token}.get(rule.endpoint, world.invitation)
             values["token"] = draw(st.one_of(st.just(table_id).map(right),
                                              TEXT.filter(lambda s: s.strip("./") and

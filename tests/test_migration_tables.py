@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from sqlalchemy import text
 
-from scorekeeper import create_app
+from scorekeeper import create_app, models
 from scorekeeper.db import db, downgrade, upgrade
 from scorekeeper.engine.sheets import compute_sheet
 from scorekeeper.models import Match, Player
@@ -63,6 +63,10 @@ def test_old_cookies_become_membership_of_the_matches_tables(tmp_path):
                 Player.table_id == match.table_id)).all()
             assert sorted(p.name for p in players) == sorted(names)
         assert len(tables) == 3  # no browser is handed another browser's match
+        # Each table has its own calendar address, in Rome until its members choose.
+        found = [db.session.get(models.Table, t) for t in tables]
+        assert len({t.calendar_token for t in found} - {None}) == 3
+        assert {t.zone for t in found} == {"Europe/Rome"}
         assert db.session.scalar(db.select(Player).where(Player.name == "Nobody")) is None
         db.session.remove()
 

@@ -9,6 +9,7 @@ def blueprints() -> list[Blueprint]:
     """Every shared page's blueprint."""
     from . import (
         backups,
+        calendars,
         cards,
         certificate,
         exports,
@@ -21,4 +22,4 @@ def blueprints() -> list[Blueprint]:
     )
 
     return [site.bp, tables.bp, matches.bp, exports.bp, backups.bp, certificate.bp,
-            screens.bp, cards.bp, tournaments.bp, people.bp]
+            screens.bp, cards.bp, tournaments.bp, people.bp, calendars.bp]

@@ -60,6 +60,7 @@ from ..web.access import (
     needs_edit_right,
     open_edit,
 )
+from ..web.calendars import calendar_form, feed_url, webcal
 from ..web.forms import StepForm
 from ..web.games import registry, spec_of
 from ..web.links import qr_svg, share_url, table_screen_url
@@ -89,8 +90,10 @@ def show(table_id: str):
         .where(Membership.table_id == table.id).order_by(Membership.joined_at)).all()
     me = current_device()
     mine = membership(table.id)
+    feed = feed_url(table)
     return render_template("tables/show.html", table=table, rows=rows, more=more, page=page,
-                           screen=table_screen_url(table),
+                           screen=table_screen_url(table), feed=feed, webcal=webcal(feed),
+                           calendar_form=calendar_form(table),
                            cards=cards.in_force(table.id, _now(), viewer_zone()),
                            card_form=cards.FORM,
                            phones=phones, me=me.id if me else None,
@@ -186,6 +189,7 @@ def remove_phone(table_id: str, device_id: int):
     db.session.delete(phone)
     table.secret = new_secret()
     table.screen_token = new_secret()  # the table's screen no longer opens for it either
+    table.calendar_token = new_secret()  # nor the table's calendar
     db.session.commit()
     if leaving:
         return redirect(url_for("matches.home"), 303)

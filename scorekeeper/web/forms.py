@@ -6,6 +6,7 @@ import re
 from collections.abc import Iterable
 from functools import cache
 from typing import Any
+from zoneinfo import available_timezones
 
 from babel.support import Translations
 from flask import g, request
@@ -21,6 +22,7 @@ from wtforms import (
     SelectField,
     StringField,
     TextAreaField,
+    TimeField,
 )
 from wtforms.csrf.core import CSRF
 from wtforms.fields.choices import SelectChoice
@@ -31,6 +33,7 @@ from wtforms.widgets import HiddenInput
 from ..models import (
     NAME_LENGTH,
     PLACE_LENGTH,
+    ZONE_LENGTH,
     clean_name,
     look_alike,
     name_key,
@@ -298,6 +301,29 @@ FORMATS = {"danish": _l("Danish (by standing, fewest repeats)"),
            "groups": _l("Round robin in groups"), "knockout": _l("Knockout")}
 ENTRANTS_LIMIT = 64
 SIZE = 4  # the preferred size of a table (TOURNAMENTS.md, "Tables": *default* 4)
+
+
+class CalendarForm(Form):
+    """A table's calendar: its time zone (an IANA name) and its weekly card night, a
+    weekday (none: no card night) with its start and an optional length in minutes. The
+    weekdays' names come from Babel, in the user's language."""
+
+    zone = StringField(_l("Time zone"), validators=[InputRequired(), Length(max=ZONE_LENGTH)])
+    weekday = SelectField(_l("Card night"), choices=[SelectChoice(str(d)) for d in range(7)],
+                          validate_choice=False, default="")
+    start = TimeField(_l("Starts at"), validators=[Optional()])
+    minutes = WholeField(_l("Length in minutes"), validators=[Optional(), NumberRange(15, 720)])
+
+    def validate_zone(self, field: StringField) -> None:
+        if field.data.strip() not in available_timezones():
+            raise ValidationError(_l("Unknown time zone: write one such as Europe/Rome or "
+                                     "America/New_York."))
+
+    def validate_weekday(self, field: SelectField) -> None:
+        if field.data not in ("", *(str(d) for d in range(7))):
+            raise ValidationError(_l("Choose a weekday, or no card night."))
+        if field.data and self.start.data is None:
+            raise ValidationError(_l("Give the time the card night starts."))
 
 
 class TournamentForm(Form):

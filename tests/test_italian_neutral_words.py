@@ -67,6 +67,18 @@ def test_no_italian_message_said_of_a_player_guesses_their_gender() -> None:
     assert not gendered
 
 
+def test_no_italian_message_to_the_reader_guesses_their_gender() -> None:
+    """What the page says to whoever holds the phone ("You joined the table") is neutral
+    too: "Questo telefono ora fa parte del tavolo", not "Sei entrato"."""
+    with CATALOG.open("rb") as file:
+        catalog = read_po(file)
+    to_the_reader = {message.id: message.string for message in catalog
+                     if isinstance(message.id, str) and re.search(r"\byou\b", message.id, re.I)}
+    assert "You joined the table “%(table)s”: this phone can now enter scores." in to_the_reader
+    assert not {english: italian for english, italian in to_the_reader.items()
+                if GENDERED.search(italian)}
+
+
 def test_a_woman_out_of_an_italian_scala40_sheet(table, client) -> None:
     """Anna goes out in deal 1 and re-enters: her sheet says so without a masculine."""
     match_id = table.new_match("scala40", ["Anna", "Bruno", "Carla", "Dario"], reentry=True)

@@ -77,6 +77,14 @@ def names_row(page: str) -> list[str]:
     return re.findall(r'<span class="name">([^<]*)</span>', row.group(0))
 
 
+def strip_states(page: str) -> dict[str, str]:
+    """Each name of the totals strip with the state it says ("" while playing)."""
+    strip = re.search(r'<ol class="strip[^"]*" id="strip".*?</ol>', page, re.S).group(0)
+    return {re.search(r'class="who">([^<]+)<', item).group(1):
+            (re.findall(r'class="unseen state">, ([^<]+)<', item) or [""])[0]
+            for item in re.findall(r"<li.*?</li>", strip, re.S)}
+
+
 def penalties(hands: dict[int, Any], closer: int) -> dict[int, int]:
     """docs/rules.md, Scala 40: the closer pays 0, every other player the penalty points of the
     cards left (no closing in hand, nobody who never opened in the deals below)."""
@@ -276,6 +284,8 @@ def test_a_scala40_match_with_a_join_a_substitute_and_a_leaver(table, client, ap
     page = client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert 'name="values-1"' not in page and 'name="closer" value="1"' not in page
     assert "left" in text_of(client.get(f"/matches/{match_id}"))
+    # The totals kept in sight above the entry say who is out and who left.
+    assert strip_states(page) == {"Anna": "", "Bruno": "left", "Carla": "", "Dario": "out"}
     # An entry for the leaver is refused, naming him; nothing stored.
     version = sheet["version"]
     refused = play_deal(table, match_id, carla, {anna: 95, bruno: 5})

@@ -49,7 +49,7 @@ def landed(table: Table, response) -> str:
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "You joined the table “Anna, Bruno, Carla, Dario”: this phone can now enter "
            "scores."),
-    ("it", "Sei entrato nel tavolo “Anna, Bruno, Carla, Dario”: ora questo telefono può "
+    ("it", "Questo telefono ora fa parte del tavolo “Anna, Bruno, Carla, Dario”: può "
            "segnare i punti."),
 ])
 def test_joining_says_what_the_phone_may_now_do(app, table, lang, said):

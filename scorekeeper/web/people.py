@@ -33,6 +33,13 @@ def state(sheet: Sheet, seat: int) -> SeatState:
     return states[seat] if seat < len(states) else SeatState.PLAYING
 
 
+def column_state(sheet: Sheet, column: Sequence[int]) -> SeatState:
+    """What a column of the sheet is now: the state its seats share (a pair out of a Scala
+    40 match), else playing."""
+    states = {state(sheet, seat) for seat in column}
+    return states.pop() if len(states) == 1 else SeatState.PLAYING
+
+
 def holders(match: Match, sheet: Sheet) -> list[str]:
     """Who holds each seat now, by seat: its own player, or its latest substitute."""
     names, named = list(match.names), people(match)

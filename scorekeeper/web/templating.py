@@ -144,7 +144,8 @@ GLOBALS: Mapping[str, Any] = {
     # Who plays (scorekeeper.web.people): the columns in turn order, each seat's presence in
     # a row and its state now, who holds it, the sentences of the changes.
     "column_order": people.column_order, "presence": presence,
-    "seat_state": people.state, "holders": people.holders, "roster_marks": people.mark_texts,
+    "seat_state": people.state, "column_state": people.column_state,
+    "holders": people.holders, "roster_marks": people.mark_texts,
     "Presence": Presence, "SeatState": SeatState,
 }
 # "number" and "decimal": every figure a page prints, through scorekeeper.engine.formats.figure

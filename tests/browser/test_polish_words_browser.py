@@ -26,7 +26,7 @@ def lines(page: Page, selector: str) -> float:
 @pytest.mark.browser
 @pytest.mark.parametrize(("lang", "said"), [
     ("en", "You joined the table “Anna, Bruno, Carla, Dario”: this phone can now enter scores."),
-    ("it", "Sei entrato nel tavolo “Anna, Bruno, Carla, Dario”: ora questo telefono può "
+    ("it", "Questo telefono ora fa parte del tavolo “Anna, Bruno, Carla, Dario”: può "
            "segnare i punti."),
 ])
 def test_joining_lands_on_the_sheet_saying_what_the_phone_may_do(

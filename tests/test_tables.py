@@ -7,7 +7,7 @@ import re
 from datetime import timedelta
 
 from scorekeeper.db import db
-from scorekeeper.models import Invitation, Match, Player, Seat, _now
+from scorekeeper.models import Invitation, Match, Membership, Player, Seat, _now
 from scorekeeper.web.access import can_edit
 
 from .conftest import Table
@@ -93,6 +93,24 @@ def test_an_old_invitation_grants_nothing(app, table):
     refused = late.post(link, {})
     assert refused.status_code == 403 and "expired" in refused.get_data(as_text=True)
     assert late.bid(match_id, 0).status_code == 403
+
+
+def test_the_table_page_says_when_a_phone_was_last_seen_in_the_viewer_s_time(app, table):
+    match_id = table.new_match("navawhist", NAMES)
+    table_id = table_of(table, match_id)
+    guest = phone(app)
+    assert guest.post(invitation(table, match_id), {}).status_code == 303
+    with app.app_context():
+        member = db.session.scalars(db.select(Membership).order_by(Membership.joined_at.desc())
+                                    ).first()
+        member.last_seen = _now().replace(year=2026, month=12, day=4, hour=23, minute=40)
+        db.session.commit()
+    page = table.client.get(f"/tables/{table_id}").get_data(as_text=True)
+    assert "last seen 12/4/26, 11:40\u202fPM UTC<" in page
+    # The page of a phone in Rome (the zone its browser reported) says 00:40, the 5th.
+    table.client.set_cookie("tz", "Europe/Rome")
+    page = table.client.get(f"/tables/{table_id}").get_data(as_text=True)
+    assert "last seen 12/5/26, 12:40\u202fAM<" in page
 
 
 def test_the_table_page_lists_its_phones_and_removes_one_at_once(app, table):

@@ -28,6 +28,7 @@ from sqlalchemy import func, select, update
 
 from ..db import db
 from ..engine.cache import cache
+from ..engine.history import local_time
 from ..engine.ledger import bump_table
 from ..engine.sheets import compute_sheet
 from ..engine.stats import Line, table_stats
@@ -91,10 +92,12 @@ def show(table_id: str):
     me = current_device()
     mine = membership(table.id)
     feed = feed_url(table)
+    zone = viewer_zone()
+    seen = {device.id: local_time(member.last_seen, zone) for member, device in phones}
     return render_template("tables/show.html", table=table, rows=rows, more=more, page=page,
                            screen=table_screen_url(table), feed=feed, webcal=webcal(feed),
                            calendar_form=calendar_form(table),
-                           cards=cards.in_force(table.id, _now(), viewer_zone()),
+                           cards=cards.in_force(table.id, _now(), zone), seen=seen,
                            card_form=cards.FORM,
                            phones=phones, me=me.id if me else None,
                            keeper=bool(mine and mine.keeper),

@@ -9,7 +9,6 @@ from typing import Any
 from flask import (
     Blueprint,
     abort,
-    make_response,
     redirect,
     render_template,
     request,
@@ -47,6 +46,7 @@ from ..web.pages import (
     match_version,
     render_sheet,
     said_out_of_band,
+    said_with,
     saved_notice,
     sheet_context,
     viewer_zone,
@@ -245,9 +245,7 @@ def live(match_id: str):
     editor = can_edit(match_id)
     if since is not None and (editor or request.args.get("notice")):
         match = get_match(match_id)
-        response = make_response(render_sheet(match, notice=elsewhere_notice(match)))
-        response.set_data(response.get_data() + said_out_of_band(match).encode())
-        return response
+        return said_with(render_sheet(match, notice=elsewhere_notice(match)), match)
     etag = f"{match_id}-{version}-{get_locale()}-{int(editor)}"
     # A compressed response carried the same tag with "-gz" (see assets.finish).
     if request.if_none_match.contains_weak(etag) or \

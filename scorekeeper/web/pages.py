@@ -177,6 +177,13 @@ def said_out_of_band(match: Match) -> str:
     return render_template("matches/_announce.html", announce=announcement(match), oob=True)
 
 
+def said_with(answer: Any, match: Match):
+    """``answer`` (for htmx to swap) as a response that ends with :func:`said_out_of_band`."""
+    response = make_response(answer)
+    response.set_data(response.get_data() + said_out_of_band(match).encode())
+    return response
+
+
 def joined_notice(match: Match, editor: bool) -> str:
     """What a phone that has just joined the match's table may now do there (``editor``:
     it may enter scores)."""
@@ -297,10 +304,8 @@ def after_change(match: Match, saved: int | None = None, *, step: str | None = N
     else:
         answer = redirect(url_for("matches.show", match_id=match.id, saved=saved, step=step,
                                   _anchor="turn", **(args or {})), 303)
-    response = make_response(answer)
+    response = said_with(answer, match) if is_htmx() else make_response(answer)
     response.headers[VERSION_HEADER] = str(match.version)
-    if is_htmx():
-        response.set_data(response.get_data() + said_out_of_band(match).encode())
     return response
 
 

@@ -73,3 +73,23 @@ def test_a_save_is_said_once_on_both_phones(phone, live_server):
     box = follower.locator("#announce").bounding_box()
     assert box is not None and box["width"] <= 1 and box["height"] <= 1
     assert serious(keeper) == [] and serious(follower) == []
+
+
+def test_a_page_a_change_led_to_says_it_once_it_is_read(phone, live_server):
+    keeper = phone()
+    create_match(keeper, live_server, "cavallore", ["Anna"])
+    settled(keeper)
+    keeper.locator(".cr-quick button[value='30']").click()
+    expect(keeper.locator("#announce")).to_have_text(SAVED)
+    words = keeper.locator("#announce").text_content()
+    # The page a change made elsewhere leads to (who plays; a plain post) carries the words,
+    # said once it is read; its address forgets them, and a reload says nothing.
+    sheet = keeper.url.split("#")[0].split("?")[0]
+    keeper.goto(f"{sheet}?step=players#turn")
+    expect(keeper.locator("#announce")).to_have_text(words)
+    assert spoken(keeper) == [("polite", words)]
+    assert "step=" not in keeper.url
+    keeper.reload()
+    settled(keeper)
+    keeper.wait_for_timeout(1000)
+    expect(keeper.locator("#announce")).to_have_text("")

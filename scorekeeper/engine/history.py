@@ -8,7 +8,7 @@ module only words them. Which game keeps which value, and how to say it, each ga
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, tzinfo
 from typing import Any
@@ -236,6 +236,29 @@ def local_time(moment: datetime, zone: tzinfo | None) -> str:
     return text if zone is not None else f"{text} UTC"
 
 
+def sentence(wording: Speaker, words: Words, number: int, kind: str, old: Any,
+             new: Any) -> str:
+    """A change of ``kind`` to hand ``number`` (from ``old`` to ``new``) in a sentence, as the
+    history says it: "Hand 3 corrected: Carla 3 tricks (was 2)", "Dario joins from hand 3"."""
+    if number == ROSTER:
+        fact = wording.roster(roster_step(old, new))
+        return {"undo": _("Undone: %(what)s", what=fact),
+                "redo": _("Redone: %(what)s", what=fact)}.get(kind, fact)
+    hand = _(words.numbered, n=number)
+    if kind == "undo":
+        if new is None:
+            return _("%(hand)s undone", hand=hand)
+        return _("%(hand)s: change undone: %(facts)s", hand=hand,
+                 facts="; ".join(wording.changes(old, new)))
+    if kind == "redo":
+        facts = wording.changes(old, new) or wording.facts(new)
+        return _("%(hand)s: redone: %(facts)s", hand=hand, facts="; ".join(facts))
+    if kind == "correct":
+        facts = wording.changes(old, new) or [_("nothing changed")]
+        return _("%(hand)s corrected: %(facts)s", hand=hand, facts="; ".join(facts))
+    return _("%(hand)s: %(facts)s", hand=hand, facts="; ".join(wording.facts(new)))
+
+
 def entries(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
             changes: Sequence[Change], zone: tzinfo | None,
             people: Mapping[Any, str] | None = None) -> list[Entry]:
@@ -246,35 +269,21 @@ def entries(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
     out = []
     for group in grouped(changes):
         first, last = group[0], group[-1]
-        hand = _(words.numbered, n=first.number)
         if first.number == ROSTER:
-            fact = wording.roster(roster_step(first.old, first.new))
-            sentence = {"undo": _("Undone: %(what)s", what=fact),
-                        "redo": _("Redone: %(what)s", what=fact)}.get(first.kind, fact)
-            out.append(Entry(sentence, local_time(first.created_at, zone),
+            out.append(Entry(sentence(wording, words, first.number, first.kind, first.old,
+                                      first.new), local_time(first.created_at, zone),
                              first.created_at.replace(tzinfo=UTC).isoformat(), first.undone,
                              ()))
             continue
         if last.kind == "undo":
-            if last.new is None:
-                sentence = _("%(hand)s undone", hand=hand)
-            else:
-                sentence = _("%(hand)s: change undone: %(facts)s", hand=hand,
-                             facts="; ".join(wording.changes(first.old, last.new)))
             undone_numbers.add(first.number)
-        elif last.kind == "redo":
-            facts = wording.changes(first.old, last.new) or wording.facts(last.new)
-            sentence = _("%(hand)s: redone: %(facts)s", hand=hand, facts="; ".join(facts))
-        elif last.kind == "correct":
-            facts = wording.changes(first.old, last.new) or [_("nothing changed")]
-            sentence = _("%(hand)s corrected: %(facts)s", hand=hand, facts="; ".join(facts))
-        elif first.number in undone_numbers and first.old is None:
-            sentence = _("%(hand)s entered again: %(facts)s", hand=hand,
-                         facts="; ".join(wording.facts(last.new)))
+        if last.kind == "enter" and first.number in undone_numbers and first.old is None:
+            said = _("%(hand)s entered again: %(facts)s", hand=_(words.numbered,
+                                                                  n=first.number),
+                     facts="; ".join(wording.facts(last.new)))
         else:
-            sentence = _("%(hand)s: %(facts)s", hand=hand,
-                         facts="; ".join(wording.facts(last.new)))
-        out.append(Entry(sentence, local_time(last.created_at, zone),
+            said = sentence(wording, words, first.number, last.kind, first.old, last.new)
+        out.append(Entry(said, local_time(last.created_at, zone),
                          last.created_at.replace(tzinfo=UTC).isoformat(),
                          all(c.undone for c in group), wording.table(first.old, last.new)))
     return out[::-1]
@@ -296,16 +305,58 @@ def _step_what(wording: Speaker, words: Words, change: Change, before: Any,
     return _(words.numbered, n=change.number)
 
 
+LONG = 50  # the longest correction a button says whole (two counts of tricks), after the hand
+CORRECTIONS = {  # what Undo and Redo say of a correction: with what it changed, or without
+    "undo": (N_("Undo the correction of %(hand)s: %(facts)s"),
+             N_("Undo the correction of %(hand)s")),
+    "redo": (N_("Redo the correction of %(hand)s: %(facts)s"),
+             N_("Redo the correction of %(hand)s")),
+}
+
+
+def step_label(wording: Speaker, words: Words, step: Any, kind: str, hands: int,
+               whole: Callable[[int, Any], bool]) -> str:
+    """What Undo or Redo (``kind``) does, exactly, to ``step`` (the change Undo takes back,
+    or the undo Redo takes back; it puts back ``step.old``): a hand saved, "Undo: delete
+    Hand 3" (or "Undo the save of Hand 3" when a part of it stays, Navawhist's bids), "Redo:
+    save Hand 3 again"; a correction, "Undo the correction of Hand 3: Anna 1 trick (was 0)";
+    a part of a hand or a change of who plays by itself, "Undo: Anna bid 2", "Undo: Dario
+    joins from hand 3".
+
+    ``hands``: how many whole hands the sheet holds now; ``whole(number, inputs)``: whether
+    hand ``number`` with ``inputs`` would be a whole hand of the sheet (asked only where the
+    stored change does not say)."""
+    hand = _(words.numbered, n=step.number)
+    whole_now = step.number != ROSTER and step.number <= hands
+    if kind == "undo" and whole_now and step.old is None:
+        return _(N_("Undo: delete %(hand)s"), hand=hand)
+    if whole_now and (kind == "redo" or step.kind == "correct"
+                      or step.kind == "redo" and whole(step.number, step.old)):
+        before, after = (step.old, step.new) if kind == "undo" else (step.new, step.old)
+        facts = "; ".join(wording.changes(before, after))
+        said, short = CORRECTIONS[kind]
+        return _(said, hand=hand, facts=facts) if facts and len(facts) <= LONG else \
+            _(short, hand=hand)
+    if kind == "undo" and whole_now:
+        return _(N_("Undo the save of %(hand)s"), hand=hand)
+    if kind == "redo" and step.number != ROSTER and step.old is not None \
+            and whole(step.number, step.old):
+        return _(N_("Redo: save %(hand)s again"), hand=hand)
+    before, after = (step.old, step.new) if kind == "undo" else (step.new, step.old)
+    what = _step_what(wording, words, step, before, after)
+    return _(N_("Undo: %(what)s"), what=what) if kind == "undo" else \
+        _(N_("Redo: %(what)s"), what=what)
+
+
 def step_labels(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],
-                undoable: Change | None, redoable: Change | None,
-                people: Mapping[Any, str] | None = None) -> tuple[str | None, str | None]:
-    """What Undo and Redo would take back, in words ("Undo: Anna bid 2", "Redo: Hand 4");
-    None where there is nothing to take back."""
+                undoable: Any, redoable: Any, people: Mapping[Any, str] | None = None, *,
+                hands: int, whole: Callable[[int, Any], bool]) -> tuple[str | None, str | None]:
+    """The words of Undo and Redo (:func:`step_label`); None where there is nothing to take
+    back."""
     wording = Speaker(words.fields, names, sides, people)
-    return (None if undoable is None else _(N_("Undo: %(what)s"), what=_step_what(
-                wording, words, undoable, undoable.old, undoable.new)),
-            None if redoable is None else _(N_("Redo: %(what)s"), what=_step_what(
-                wording, words, redoable, redoable.new, redoable.old)))
+    undo, redo = (None if step is None else step_label(wording, words, step, kind, hands, whole)
+                  for step, kind in ((undoable, "undo"), (redoable, "redo")))
+    return undo, redo
 
 
 def step_done(words: Words, names: Sequence[str], sides: Sequence[Sequence[int]],

@@ -9,7 +9,7 @@ from sqlalchemy import bindparam, exists, select
 
 from ..db import db
 from ..models import Hand, Match, Player, TournamentTable
-from ..rules import GAMES, Sheet
+from ..rules import GAMES, RuleError, Sheet
 from .cache import cache
 
 _HANDS = (select(Hand.__table__.c.data).where(Hand.__table__.c.match_id == bindparam("match"))
@@ -63,6 +63,18 @@ def starting_players(match: Match) -> int:
 def in_tournament(match: Match) -> bool:
     """Whether ``match`` is a table's match of a tournament evening: one query."""
     return bool(db.session.connection().scalar(_SEATED, {"match": match.id}))
+
+
+def whole_hand(match: Match, number: int, inputs: Any) -> bool:
+    """Whether hand ``number``, with ``inputs`` in place of what is stored, is a whole hand of
+    the match's sheet (one of its rows) and not a part of one still being entered (Navawhist's
+    bids): what Undo and Redo say depends on it (engine.history.step_label)."""
+    hands = list(stored_hands(match))
+    hands[number - 1:number] = [inputs]
+    try:
+        return number <= len(compute_sheet(match, hands).rows)
+    except RuleError:
+        return False
 
 
 def compute_sheet(match: Match, hands: list[dict[str, Any]] | None = None,

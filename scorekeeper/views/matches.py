@@ -37,6 +37,7 @@ from ..web.i18n import rule_message
 from ..web.links import link_base, qr_svg, secure_offer, share_url
 from ..web.pages import (
     after_change,
+    announcement,
     answer_refusal,
     elsewhere_notice,
     get_match,
@@ -44,6 +45,8 @@ from ..web.pages import (
     joined_notice,
     match_version,
     render_sheet,
+    said_out_of_band,
+    said_with,
     saved_notice,
     sheet_context,
     viewer_zone,
@@ -228,7 +231,10 @@ def show(match_id: str):
             notice = joined_notice(match, can_edit(match_id))
         if notice is None and request.args.get("kept") == "1" and can_edit(match_id):
             notice = _("This phone now keeps this table’s sheet, and no other.")
-        return render_sheet(match, notice=notice, undoable=True,
+        # A page this phone's own change led to says it in the live region (without
+        # JavaScript, or after a change made on another page: who plays).
+        announce = announcement(match) if saved or request.args.get("step") else None
+        return render_sheet(match, notice=notice, undoable=True, announce=announce,
                             **spec_of(match.game).entry_context(request.args, match))
 
     if is_htmx():
@@ -255,15 +261,17 @@ def live(match_id: str):
     editor = can_edit(match_id)
     if since is not None and (editor or request.args.get("notice")):
         match = get_match(match_id)
-        return render_sheet(match, notice=elsewhere_notice(match))
+        return said_with(render_sheet(match, notice=elsewhere_notice(match)), match)
     etag = f"{match_id}-{version}-{get_locale()}-{int(editor)}"
     # A compressed response carried the same tag with "-gz" (see assets.finish).
     if request.if_none_match.contains_weak(etag) or \
             request.if_none_match.contains_weak(f"{etag}-gz"):
         return "", 304, {"ETag": f'W/"{etag}"', "Cache-Control": "private, no-cache"}
     # Every following phone of the same language gets the part rendered and compressed once.
+    # It ends with what the change did, said in each follower's live region.
     response = cache("pages").get((etag, "live"), lambda: pagecache.shared(lambda: (
-        render_template("matches/_live.html", **sheet_context(get_match(match_id))), 200))
+        render_template("matches/_live.html", **sheet_context(get_match(match_id)))
+        + said_out_of_band(get_match(match_id)), 200))
     ).response()
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"

@@ -113,7 +113,8 @@ def change(match_id: str):
         db.session.refresh(match)
         return players_page(match, form=form, status=422,
                             error=rule_message(refusal, match.names))
-    return redirect(url_for("matches.show", match_id=match.id, _anchor="turn"), 303)
+    return redirect(url_for("matches.show", match_id=match.id, step="players", _anchor="turn"),
+                    303)
 
 
 def person_id(table: Table, name: str, match: Match) -> int:

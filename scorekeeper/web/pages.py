@@ -22,7 +22,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.util import identity_key
 
 from ..db import db
-from ..engine.history import local_time, step_done
+from ..engine.history import Speaker, local_time, sentence, step_done
 from ..engine.ledger import ROSTER, Conflict, steps
 from ..engine.printing import number_text
 from ..engine.sheets import compute_sheet, people, stored_hands
@@ -148,6 +148,43 @@ def saved_notice(match: Match, number: int | None, step: str | None = None) -> s
     return " ".join([_(GAMES[match.game].saved, n=number), *outcome(match, number)])
 
 
+def announcement(match: Match) -> str | None:
+    """The latest change to the match in words, as every phone's live region says it once
+    (this phone's own change, another phone's): a hand saved with its points ("Hand 5 saved.
+    Points: Anna 34, Bruno 21."), else as the history says it ("Hand 3 corrected: Carla 3
+    tricks (was 2).", "Dario joins from hand 3."); None before any change. The latest change
+    is Undo's or Redo's, whichever is newer: a new entry, a correction and a redo are what
+    Undo takes back, an undo what Redo does."""
+    latest = max((step for step in steps(match) if step is not None), key=lambda step: step.id,
+                 default=None)
+    if latest is None:
+        return None
+    sheet = compute_sheet(match)
+    words = spec_of(match.game).words
+    wording = Speaker(words.fields, match.names, sheet.columns, people(match, latest))
+    row = next((r for r in sheet.rows if r.number == latest.number), None)
+    if latest.kind == "enter" and latest.number != ROSTER and row is not None:
+        points = ", ".join(f"{wording.who(column, 'sides')} {number_text(value)}"
+                           for column, value in enumerate(row.points) if value is not None)
+        return " ".join([_(GAMES[match.game].saved, n=latest.number),
+                         _("Points: %(points)s.", points=points), *outcome(match, row.number)])
+    return sentence(wording, words, latest.number, latest.kind, latest.old, latest.new) + "."
+
+
+def said_out_of_band(match: Match, words: str | None = None) -> str:
+    """What an answer htmx swaps ends with: ``words``, else :func:`announcement`, swapped
+    out of band into the match page's live region (matches/_announce.html)."""
+    return render_template("matches/_announce.html", announce=words or announcement(match),
+                           oob=True)
+
+
+def said_with(answer: Any, match: Match, words: str | None = None):
+    """``answer`` (for htmx to swap) as a response that ends with :func:`said_out_of_band`."""
+    response = make_response(answer)
+    response.set_data(response.get_data() + said_out_of_band(match, words).encode())
+    return response
+
+
 def joined_notice(match: Match, editor: bool) -> str:
     """What a phone that has just joined the match's table may now do there (``editor``:
     it may enter scores)."""
@@ -201,9 +238,10 @@ def answer_refusal(match: Match, error: RuleError | Conflict, *, at: str = "save
     """
     db.session.rollback()
     db.session.refresh(match)
-    if isinstance(error, Conflict):
-        return render_sheet(match, status=409, **context, notice=lost or elsewhere_notice(match),
-                            stale=True, jump=True)
+    if isinstance(error, Conflict):  # said too: the tap was not saved
+        notice = lost or elsewhere_notice(match)
+        answer = render_sheet(match, status=409, **context, notice=notice, stale=True, jump=True)
+        return said_with(answer, match, notice) if is_htmx() else answer
     return render_sheet(match, status=422, **context, error=rule_message(error, match.names),
                         error_at=at)
 
@@ -270,7 +308,7 @@ def after_change(match: Match, saved: int | None = None, *, step: str | None = N
     else:
         answer = redirect(url_for("matches.show", match_id=match.id, saved=saved, step=step,
                                   _anchor="turn", **(args or {})), 303)
-    response = make_response(answer)
+    response = said_with(answer, match) if is_htmx() else make_response(answer)
     response.headers[VERSION_HEADER] = str(match.version)
     return response
 

@@ -21,6 +21,7 @@ from ..engine.charts import history_chart, running_chart
 from ..engine.history import step_labels
 from ..engine.ledger import steps
 from ..engine.printing import number_text, presence, signed_text
+from ..engine.sheets import whole_hand
 from ..engine.stats import START, GameStats
 from ..models import Match, name_key
 from ..rules import Event, Note
@@ -114,7 +115,9 @@ def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
     if key not in said:
         undoable, redoable = steps(match)
         said[key] = step_labels(spec_of(match.game).words, match.names, sheet.columns,
-                                undoable, redoable, people.people(match, undoable, redoable))
+                                undoable, redoable, people.people(match, undoable, redoable),
+                                hands=len(sheet.rows),
+                                whole=lambda number, inputs: whole_hand(match, number, inputs))
     return said[key]
 
 

@@ -11,6 +11,11 @@
  *   change says the match's new version (X-Match-Version), also when only a part of the
  *   page is swapped (a bid; a save, which redraws the turn and the rows it changed): the
  *   page knows it, and its own change is never taken for another phone's.
+ * - What a change did is said once in the page's live region (#announce): every answer to a
+ *   change, and every poll that brings another phone's, ends with it, swapped out of band;
+ *   the same words again (a version that changed no hand: an abandon, a reopen) are not said
+ *   again. A page this phone's own change led to carries them in data-announce: said once the
+ *   page is read.
  */
 (function () {
   "use strict";
@@ -189,8 +194,26 @@
     htmx.ajax("GET", url, { target: "#live", swap: "outerHTML" }).catch(function () {});
   }
 
+  /* Said after the page is read: a live region speaks of what changes in it, not of what it
+     held when the page came. */
+  function announceLoaded() {
+    var region = document.getElementById("announce");
+    if (!region || !region.dataset.announce) { return; }
+    var words = region.dataset.announce;
+    delete region.dataset.announce;
+    setTimeout(function () { region.textContent = words; }, 500);
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
+    announceLoaded();
     if (typeof htmx === "undefined") { return; }
+    document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
+      var target = event.detail.target;
+      if (target.id === "announce"
+          && target.textContent === event.detail.fragment.textContent) {
+        event.detail.shouldSwap = false;
+      }
+    });
     htmx.onLoad(arrived);
     document.addEventListener("click", unfold);
     document.addEventListener("focusin", unfold);

@@ -32,23 +32,24 @@ def test_undo_redo_and_the_undo_of_a_redo(page, live_server):
     expect(page.locator("#deal-2")).to_contain_text("30")
     shot(page, "undo-0-saved")
 
-    step(page, "Undo: Deal 2")
+    step(page, "Undo: delete Deal 2")
     expect(page.locator("#notice")).to_contain_text("Undone: Deal 2.")
     expect(page.locator("#deal-2")).to_have_count(0)
     expect(page.locator(".entry h2")).to_have_text("Deal 2")
     expect(page.locator("#deal-1")).to_contain_text("won")  # only the latest is taken back
     shot(page, "undo-1-undone")
 
-    step(page, "Redo: Deal 2")
+    step(page, "Redo: save Deal 2 again")
     expect(page.locator("#notice")).to_contain_text("Redone: Deal 2.")
     expect(page.locator("#deal-2")).to_contain_text("30")
     expect(page.locator(".entry h2")).to_have_text("Deal 3")
     shot(page, "undo-2-redone")
 
-    step(page, "Undo: Deal 2")  # the undo of the redo
+    step(page, "Undo: delete Deal 2")  # the undo of the redo
     expect(page.locator("#deal-2")).to_have_count(0)
     expect(page.locator("#deal-1")).to_contain_text("won")
-    expect(page.locator("#turn").get_by_role("button", name="Redo: Deal 2")).to_be_visible()
+    redo = page.locator("#turn").get_by_role("button", name="Redo: save Deal 2 again")
+    expect(redo).to_be_visible()
     shot(page, "undo-3-undone-again")
 
     page.goto(page.url.split("#")[0].split("?")[0] + "/history")

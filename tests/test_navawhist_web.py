@@ -216,6 +216,12 @@ def test_a_stale_or_double_submission_stores_one_bid(table, app):
     assert "stale" in notice
     assert "Your bid of 1 for Bruno was not saved: Bruno already bid 0." in notice
     assert table.sheet(match_id)["next"]["info"]["bids"] == [None, 0, None, None]
+    # Tapped on a page htmx keeps, it is said in the page's live region too.
+    response = table.post(f"/matches/{match_id}/navawhist/bid", {**data, "bid": 1},
+                          headers={"HX-Request": "true"})
+    said = response.get_data(as_text=True).split('id="announce"', 1)[1].split("</div>", 1)[0]
+    assert response.status_code == 409
+    assert "Your bid of 1 for Bruno was not saved: Bruno already bid 0." in said
 
 
 def test_an_earlier_bid_of_the_hand_being_bid_can_be_changed(table):

@@ -8,10 +8,11 @@ import re
 from typing import Any
 
 import pytest
+import sqlalchemy as sa
 from flask import Flask
 from flask.testing import FlaskClient
 
-from scorekeeper.db import db
+from scorekeeper.db import db, downgrade, upgrade
 from scorekeeper.models import ApiToken, Match, token_hash
 
 from .conftest import Table
@@ -263,3 +264,14 @@ def test_the_openapi_description_matches_the_api(app, played):
                 assert error["required"] == ["error"]
     wrong = read(reader, "/tables/nosuchtable", secret).get_json()
     assert sorted(wrong) == _schema(spec, {"$ref": "#/components/schemas/Error"})["required"]
+
+
+def test_the_migration_adds_and_removes_the_tokens_table(app):
+    with app.app_context():
+        downgrade(revision="a7c3e9f1b2d4")
+        assert "api_tokens" not in sa.inspect(db.engine).get_table_names()
+        upgrade()
+        columns = {c["name"] for c in sa.inspect(db.engine).get_columns("api_tokens")}
+        assert columns == {"id", "table_id", "name", "token_hash", "created_at",
+                           "withdrawn_at", "last_used_at"}
+        db.session.remove()

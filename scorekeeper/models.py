@@ -265,6 +265,22 @@ class Invitation(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=_now)
 
 
+class ApiToken(db.Model):
+    """A read token of a table's API, named by the member who made it: it reads that table
+    (its matches, statistics and tournaments) and nothing else, and never writes. Only a
+    hash of its secret is stored (:func:`token_hash`); once withdrawn it reads nothing."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    table_id: Mapped[str] = mapped_column(
+        ForeignKey("tables.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(NAME_LENGTH))
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[datetime] = mapped_column(default=_now)
+    withdrawn_at: Mapped[datetime | None]
+    last_used_at: Mapped[datetime | None]
+
+
 class Player(db.Model):
     """A player of a table, offered again when its next match is set up."""
 

@@ -30,7 +30,7 @@ from flask import Flask
 from flask.testing import FlaskClient
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
-from sqlalchemy import select
+from sqlalchemy import func, select
 from werkzeug.routing import Rule
 
 from scorekeeper import create_app, models
@@ -101,6 +101,8 @@ FIELDS: dict[str, list[str]] = {
     "tables.delete_match": [],
     "cards.make": ["until", "phones"],
     "cards.withdraw": [],
+    "tokens.make": ["name"],
+    "tokens.withdraw": [],
     "tournaments.new": ["game", "name", "entrants", "format", "rounds", "size", "go_on",
                         "pairs", "seed", *OPTIONS],
     "tournaments.add_entrant": ["entrant"],
@@ -124,6 +126,7 @@ QUERY: dict[str, list[str]] = {
     "tournaments.confirm_close": ["then"],
     "matches.home": ["page"],
     "tables.show": ["page"],
+    "api.matches": ["page", "limit"],
     "tables.join_table": ["m"],
     "matches.show": ["entry", "seat"],
     "fortyfive.edit": ["entry"],
@@ -140,6 +143,7 @@ QUERY_VALUES: dict[str, st.SearchStrategy[str]] = {
     "entry": st.sampled_from(["winners", "sides", "cards"]),
     "seat": st.integers(0, 5).map(str),
     "page": st.one_of(st.integers(1, 5).map(str), st.sampled_from(["9" * 5000, "\x00"])),
+    "limit": st.one_of(st.integers(1, 100).map(str), st.sampled_from(["0", "101", "9" * 5000])),
     "v": st.just("0123456789ab"),
     "then": st.sampled_from(["seat", "close"]),
 }
@@ -476,6 +480,13 @@ class World:
         assert made.status_code == 303, made.status_code
         return int(made.headers["Location"].rsplit("/", 1)[1])
 
+    def read_token(self, table_id: str) -> int:
+        """The number of a read token of the table this browser made on its page."""
+        made = self.table.post(f"/tables/{table_id}/read-tokens", {"name": "Hostile"})
+        assert made.status_code == 303, made.status_code
+        with self.app.app_context():
+            return db.session.scalar(select(func.max(models.ApiToken.id)))
+
     def tournament(self, table_id: str) -> str:
         """A tournament of the table, its round 1 seated; made once."""
         if not hasattr(self, "_tournament"):
@@ -601,6 +612,9 @@ def path_of(draw: st.DrawFn, world: World, rule: Rule, ids: dict[str, list[str]]
     if rule.endpoint.startswith("cards.") and "number" in values \
             and values["table_id"] == table_id and values["number"] == 1:
         values["number"] = world.shown_card(table_id)
+    if rule.endpoint == "tokens.withdraw" and values["table_id"] == table_id \
+            and values["number"] == 1:
+        values["number"] = world.read_token(table_id)
     if "size" in rule.arguments:
         values["size"] = draw(st.sampled_from(["a6", "a4"]))
     if "device_id" in rule.arguments:  # never this browser's own: it would leave its table

@@ -8,6 +8,7 @@ from flask import Blueprint
 def blueprints() -> list[Blueprint]:
     """Every shared page's blueprint."""
     from . import (
+        api,
         backups,
         calendars,
         cards,
@@ -18,8 +19,9 @@ def blueprints() -> list[Blueprint]:
         screens,
         site,
         tables,
+        tokens,
         tournaments,
     )
 
     return [site.bp, tables.bp, matches.bp, exports.bp, backups.bp, certificate.bp,
-            screens.bp, cards.bp, tournaments.bp, people.bp, calendars.bp]
+            screens.bp, cards.bp, tournaments.bp, people.bp, calendars.bp, tokens.bp, api.bp]

@@ -61,6 +61,7 @@ from ..web.access import (
     needs_edit_right,
     open_edit,
 )
+from ..web.api import shown_secret, table_tokens
 from ..web.calendars import calendar_form, feed_url, webcal
 from ..web.forms import StepForm
 from ..web.games import registry, spec_of
@@ -94,20 +95,25 @@ def show(table_id: str):
     feed = feed_url(table)
     zone = viewer_zone()
     seen = {device.id: local_time(member.last_seen, zone) for member, device in phones}
-    return render_template("tables/show.html", table=table, rows=rows, more=more, page=page,
-                           screen=table_screen_url(table), feed=feed, webcal=webcal(feed),
-                           calendar_form=calendar_form(table),
-                           cards=cards.in_force(table.id, _now(), zone), seen=seen,
-                           card_form=cards.FORM,
-                           phones=phones, me=me.id if me else None,
-                           keeper=bool(mine and mine.keeper),
-                           removed=request.args.get("removed", "")[:NAME_LENGTH],
-                           joined=request.args.get("joined") == "1",
-                           players=known_players(table), name_length=NAME_LENGTH, games=GAMES,
-                           tournaments=db.session.scalars(
-                               select(Tournament).where(Tournament.table_id == table.id)
-                               .order_by(Tournament.created_at.desc())).all(),
-                           table_name_length=TABLE_NAME_LENGTH)
+    shown = shown_secret(table.id)
+    page_html = render_template(
+        "tables/show.html", table=table, rows=rows, more=more, page=page,
+        read_tokens=table_tokens(table.id), shown_token=shown,
+        screen=table_screen_url(table), feed=feed, webcal=webcal(feed),
+        calendar_form=calendar_form(table),
+        cards=cards.in_force(table.id, _now(), zone), seen=seen,
+        card_form=cards.FORM,
+        phones=phones, me=me.id if me else None,
+        keeper=bool(mine and mine.keeper),
+        removed=request.args.get("removed", "")[:NAME_LENGTH],
+        joined=request.args.get("joined") == "1",
+        players=known_players(table), name_length=NAME_LENGTH, games=GAMES,
+        tournaments=db.session.scalars(
+            select(Tournament).where(Tournament.table_id == table.id)
+            .order_by(Tournament.created_at.desc())).all(),
+        table_name_length=TABLE_NAME_LENGTH)
+    # a page showing a read token's secret is kept nowhere
+    return page_html, {"Cache-Control": "no-store"} if shown else {}
 
 
 def _text_field(field: str, limit: int) -> str:

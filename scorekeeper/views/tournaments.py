@@ -43,7 +43,7 @@ from ..models import (
     clean_name,
 )
 from ..rules import GAMES, Game, RuleError
-from ..rules.tournaments import MIN_ENTRANTS, display, table_sizes
+from ..rules.tournaments import MIN_ENTRANTS, table_sizes
 from ..web import pdf
 from ..web.access import current_device, get_table
 from ..web.forms import (
@@ -75,6 +75,7 @@ from ..web.tournaments import (
     results,
     seat_next_round,
     sitting_out,
+    tournament_json,
     unfinished,
     version_key,
 )
@@ -432,30 +433,4 @@ def keep(token: str):
 def as_json(tournament_id: str):
     """The tournament as data: each round's tables and standings, the overall standings;
     points as exact fractions ("7/2") beside their one-decimal text."""
-    tournament = get_tournament(tournament_id)
-    done = results(tournament)
-    names = {e.number: e.name for e in tournament.entrants}
-
-    def rows(standings):
-        return [{"place": r.place, "entrant": names[r.entrant], "points": str(r.points),
-                 "match_points": str(r.match_points), "shown": display(r.points),
-                 "wins": r.wins, "withdrawn": r.withdrawn, "waiting": r.waiting}
-                for r in standings.rows]
-
-    return {"id": tournament.id, "version": tournament.version, "game": tournament.game,
-            "seed": tournament.seed,
-            "format": tournament.format, "entrants": [e.names for e in tournament.entrants],
-            "late_entrants": [{"entrant": e.name, "from_round": e.joined + 1}
-                              for e in tournament.entrants if e.joined is not None],
-            "rounds": [{"number": row.number, "closed": row.closed,
-                        "closed_early": list(row.closed_early),
-                        "sitting_out": [names[n] for n in sitting_out(tournament, row)],
-                        "tables": [{"number": p.table.number, "match": p.match and p.match.id,
-                                    "dealer": p.table.dealer,
-                                    "entrants": [names[n] for n in p.table.entrants]}
-                                   for p in played],
-                        "standings": rows(per_round)}
-                       for row, played, per_round in zip(tournament.round_rows, done.rounds,
-                                                         done.per_round, strict=True)],
-            "standings": rows(done.overall), "provisional": done.overall.provisional,
-            "over": done.over}
+    return tournament_json(get_tournament(tournament_id))

@@ -410,3 +410,14 @@ def tournament_form(game: Game, **kwargs: Any) -> TournamentForm:
         form.size = WholeField(_l("Entrants a table"), default=SIZE,
                                validators=[Optional(), NumberRange(2, 12)])
     return form(**kwargs)
+
+
+class ReadTokenForm(Form):
+    """A new read token of a table's API: the name its maker gives it ("Club website")."""
+
+    name = StringField(_l("Name"), validators=[InputRequired(), Length(max=NAME_LENGTH)])
+
+    def validate_name(self, field: StringField) -> None:
+        field.data = clean_name(field.data)
+        if not field.data or not readable_name(field.data):
+            raise ValidationError(_l("Give the token a name in printable characters."))

@@ -469,3 +469,34 @@ def kept_matches() -> list[Match]:
         select(Match).join(MatchKeeper, MatchKeeper.match_id == Match.id)
         .join(Device, Device.id == MatchKeeper.device_id).where(Device.token == token)
         .order_by(MatchKeeper.joined_at.desc()).limit(20)))
+
+
+def tournament_json(tournament: Tournament) -> dict[str, Any]:
+    """The tournament as data (its .json and the API's): each round's tables and standings,
+    the overall standings; points as exact fractions ("7/2") beside their one-decimal text."""
+    done = results(tournament)
+    names = {e.number: e.name for e in tournament.entrants}
+
+    def rows(standings):
+        return [{"place": r.place, "entrant": names[r.entrant], "points": str(r.points),
+                 "match_points": str(r.match_points), "shown": rules.display(r.points),
+                 "wins": r.wins, "withdrawn": r.withdrawn, "waiting": r.waiting}
+                for r in standings.rows]
+
+    return {"id": tournament.id, "version": tournament.version, "game": tournament.game,
+            "seed": tournament.seed,
+            "format": tournament.format, "entrants": [e.names for e in tournament.entrants],
+            "late_entrants": [{"entrant": e.name, "from_round": e.joined + 1}
+                              for e in tournament.entrants if e.joined is not None],
+            "rounds": [{"number": row.number, "closed": row.closed,
+                        "closed_early": list(row.closed_early),
+                        "sitting_out": [names[n] for n in sitting_out(tournament, row)],
+                        "tables": [{"number": p.table.number, "match": p.match and p.match.id,
+                                    "dealer": p.table.dealer,
+                                    "entrants": [names[n] for n in p.table.entrants]}
+                                   for p in played],
+                        "standings": rows(per_round)}
+                       for row, played, per_round in zip(tournament.round_rows, done.rounds,
+                                                         done.per_round, strict=True)],
+            "standings": rows(done.overall), "provisional": done.overall.provisional,
+            "over": done.over}

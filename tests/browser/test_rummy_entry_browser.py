@@ -136,3 +136,22 @@ def test_scala40_six_players_taps_per_deal_never_opened_moves_on(page, live_serv
     assert totals(page) == scala40.score_deal(entries, closer=0, never_opened=[2])
     cards = sum(len(c.split()) for _seat, c in hands if c != "never")
     assert taps.count == 13 <= len(names) + cards + 1
+
+
+def test_the_next_key_in_italian_and_every_keypad_open_without_javascript(make_page,
+                                                                          live_server):
+    names = ["Anna", "Bruno", "Carla", "Dario"]
+    page = make_page(locale="it-IT")
+    create_match(page, live_server, "quarantotto", names)
+    Taps(page)(page.locator("label.key.pick", has_text="Bruno"))
+    expect(page.locator(".closed-line", has_text="Bruno")).to_be_visible()
+    key = page.locator("#pad-0 button.next")
+    expect(key).to_have_text("Avanti")
+    expect(key).to_have_accessible_name("Giocatore successivo")
+    assert key.evaluate("k => k.scrollWidth <= k.clientWidth")  # the word fits its key
+    shot(page, "rummy-next-it")
+    # Without JavaScript every keypad is open, and Next, which needs it, is not shown.
+    plain = make_page(javascript=False)
+    create_match(plain, live_server, "quarantotto", names)
+    expect(plain.locator(".cardkeys:visible")).to_have_count(len(names))
+    expect(plain.locator("button.next:visible")).to_have_count(0)

@@ -168,18 +168,18 @@
     var top = fold.getBoundingClientRect().top;
     open(fold);
     window.scrollBy(0, fold.getBoundingClientRect().top - top);
-    into_view(fold);
+    intoView(fold);
   }
 
   function open(fold) {
-    var form = fold.closest("form") || document;
+    var form = fold.form || fold.closest("form") || document;
     Array.prototype.forEach.call(form.querySelectorAll(".fold.open"),
       function (other) { other.classList.remove("open"); });
     fold.classList.add("open");
-    expanded(form);
+    mark(form);
   }
 
-  function into_view(fold) {
+  function intoView(fold) {
     var box = fold.getBoundingClientRect(), strip = document.querySelector(".strip");
     var below = box.bottom - window.innerHeight;
     var room = box.top - (strip ? strip.getBoundingClientRect().bottom : 0);
@@ -197,12 +197,12 @@
     if (blank) {
       open(blank);
       blank.scrollIntoView({ block: "nearest" });
-      into_view(blank);
+      intoView(blank);
       blank.querySelector(".hand-name").focus({ preventScroll: true });
       return;
     }
     fold.classList.remove("open");
-    expanded(form);
+    mark(form);
     var save = form.querySelector("button[value=save]");
     if (save) {
       save.focus({ preventScroll: true });
@@ -210,8 +210,9 @@
     }
   }
 
-  /* Each line's name says whether its keys are open. */
-  function expanded(root) {
+  /* Each line's name says whether its keys are open; the Next keys, which need this script,
+     show. */
+  function mark(root) {
     Array.prototype.forEach.call(root.querySelectorAll(".fold .hand-name"), function (name) {
       name.setAttribute("aria-expanded", String(name.closest(".fold").classList.contains("open")));
     });
@@ -220,7 +221,7 @@
   }
 
   function arrived(elt) {
-    expanded(elt);
+    mark(elt);
     var root = live();
     if (!root) { return; }
     if (elt === document.body || elt === root || elt.id === "turn") {

@@ -18,6 +18,8 @@ Cards = str | Iterable[Card | str]
 # Bounded so that int() never meets a number too long to read; ASCII digits only.
 TOTAL = re.compile(r"^-?[0-9]{1,9}$")
 SUM = re.compile(r"^[0-9]{1,9}(?:\s*\+\s*[0-9]{1,9}){1,40}$")
+# Digits alone are a total, never cards run together (docs/rules.md#cards-typed-or-tapped).
+DIGITS = re.compile(r"^-?[0-9]+$")
 
 
 def rule_error(seat: int | None, with_seat: str, without_seat: str, **params: Any) -> RuleError:
@@ -70,6 +72,10 @@ def entry_points(entry: Any, hand_points: Callable[..., int], *,
     (23, 33, 3)
     >>> entry_points(" ", count) is None
     True
+    >>> entry_points("1" * 12, count, seat=1)  # digits are a total, never cards
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.core.RuleError: seat 1: '111111111111' is neither points nor cards.
     """
     if entry is None:
         return None
@@ -89,6 +95,9 @@ def entry_points(entry: Any, hand_points: Callable[..., int], *,
             return None
         if TOTAL.match(text):
             return int(text)
+        if DIGITS.match(text):  # a total too long to be one
+            raise rule_error(seat, N_("%(player)s: %(entry)r is neither points nor cards."),
+                             N_("%(entry)r is neither points nor cards."), entry=text)
         if SUM.match(text):
             return sum(int(term) for term in text.split("+"))
         return hand_points(text, seat=seat)

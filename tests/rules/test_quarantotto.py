@@ -69,6 +69,12 @@ def test_cards_run_together_count_as_the_same_cards() -> None:
     assert hand_points("10k") == hand_points("10 k") == 20
 
 
+@pytest.mark.parametrize("digits", ["9" * 10, "9" * 5000, "-" + "1" * 10])
+def test_digits_too_many_for_a_total_are_never_cards(digits: str) -> None:
+    """docs/rules.md#cards-typed-or-tapped: digits alone are a total, never 9 9 9..."""
+    assert "neither points nor cards" in str(refused(3, entry_points, digits, seat=3))
+
+
 def test_a_run_read_two_ways_names_the_seat() -> None:
     err = refused(2, hand_points, "A KDQ", seat=2)
     assert str(err) == "seat 2: 'KDQ' reads as different cards: put a space between them."

@@ -94,6 +94,9 @@ def test_a_fixed_number_of_games_and_a_target(table):
     ("stock", [5, 5, 5, ""], "Dario: the points in hand are missing."),
     (0, [None, 5, "7 Jolly", 5], "Carla: Quarantotto has no jokers."),
     (0, [None, 5, 5, "A Z"], "Dario: unknown card &#39;Z&#39;."),
+    (0, [None, 5, 5, "A KDQ"],
+     "Dario: &#39;KDQ&#39; reads as different cards: put a space between them."),
+    (0, [None, 5, "kqz", 5], "Carla: unknown card &#39;kqz&#39;."),
     (0, [None, "10+", 5, 5], "Bruno: unknown card"),
     (7, [None, 5, 5, 5], "The closer must be a seat from 0 to 3."),
 ])
@@ -111,6 +114,28 @@ def test_refusals_name_the_player_and_store_nothing(table, app, closer, hands, m
     typed = [h for seat, h in enumerate(hands) if isinstance(h, str) and h and seat != closer]
     for entry in typed:
         assert f'value="{entry}"' in text.replace("&#34;", '"')
+
+
+@pytest.mark.parametrize("typed", ["kq", "KQ", "Kq", "k q", "10k", "10 k"])
+def test_cards_run_together_are_stored_as_the_same_cards(table, typed):
+    """docs/rules.md#cards-typed-or-tapped: ``kq`` reads as ``k q``, ``10k`` as ``10 k``."""
+    match_id = table.new_match("quarantotto", NAMES)
+    assert play(table, match_id, 0, [None, typed, 5, 5]).status_code == 303
+    spaced = {"kq": "K Q", "10k": "10 K", "10 k": "10 K"}.get(typed.lower(), "K Q")
+    other = table.new_match("quarantotto", NAMES)
+    assert play(table, other, 0, [None, spaced, 5, 5]).status_code == 303
+    assert table.sheet(match_id)["totals"] == table.sheet(other)["totals"] \
+        == quarantotto.score_game([None, spaced, 5, 5], closer=0)
+
+
+def test_a_run_read_two_ways_is_refused_in_italian_too(table, app):
+    match_id = table.new_match("quarantotto", NAMES)
+    changes = count(app, Change)
+    response = play(table, match_id, 0, [None, "rd", 5, 5], headers={"Accept-Language": "it"})
+    assert response.status_code == 422
+    assert "Bruno: &#39;rd&#39; si legge come carte diverse: separale con uno spazio." \
+        in response.get_data(as_text=True)
+    assert count(app, Change) == changes
 
 
 def test_refused_with_htmx_the_live_part_comes_back(table):

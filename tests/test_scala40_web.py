@@ -148,6 +148,8 @@ def out_match(table, **options: Any) -> str:
     (0, {1: 5, 2: 0}, {}, "Carla did not close and so holds at least one card"),
     (0, {1: "-4", 2: 5}, {}, "Bruno: penalty points cannot be negative."),
     (0, {1: "A Z", 2: 5}, {}, "Bruno: unknown card &#39;Z&#39;."),
+    (0, {1: "AKD", 2: 5}, {},
+     "Bruno: &#39;AKD&#39; reads as different cards: put a space between them."),
     (0, {1: 5, 2: 5}, {"reentries": (1,)}, "Bruno is still in the match and cannot re-enter."),
     (0, {1: 5, 2: 5}, {"never": ("x",)}, "The player who never opened must be a seat number."),
 ])
@@ -257,6 +259,19 @@ def test_the_keypad_endpoint(table, text, key, shown, points):
     value = html.split('id="pad-value-3"')[1].split(">", 1)[1].split("<", 1)[0].strip()
     assert value == str(points)
     assert 'value="3:Jolly"' in html and table.sheet(match_id)["hands"] == []
+
+
+def test_cards_run_together_on_the_keypad_and_in_a_deal(table):
+    """docs/rules.md#cards-typed-or-tapped: ``kq`` and ``10k`` are read as cards."""
+    match_id = table.new_match("scala40", NAMES)
+    response = table.post(f"/matches/{match_id}/scala40/cards", {"values-1": "kq", "tap": "1:7"})
+    html = response.get_data(as_text=True)
+    assert 'value="kq 7"' in html
+    assert html.split('id="pad-value-1"')[1].split(">", 1)[1].split("<", 1)[0].strip() == \
+        str(scala40.hand_points("K Q 7"))
+    ok(play(table, match_id, 0, {1: "KQ", 2: "10k", 3: "Kq"}))
+    assert table.sheet(match_id)["totals"] == scala40.score_deal(
+        [None, "K Q", "10 K", "K Q"], closer=0, never_opened=[])
 
 
 def test_the_keypad_names_the_player_of_a_bad_card(table):

@@ -84,6 +84,8 @@ def apply_tap(text: str, key: str) -> str:
 
     >>> apply_tap("A K", "7"), apply_tap("", "Jolly"), apply_tap("7", "K"), apply_tap("32", "K")
     ('A K 7', 'Jolly', '7 K', 'K')
+    >>> apply_tap("kq", "7"), apply_tap("10", "K"), apply_tap("1010", "K")
+    ('kq 7', '10 K', 'K')
     >>> apply_tap("A K 7", "back"), apply_tap("10+15+8", "back"), apply_tap("A,K", "back")
     ('A K', '10+15', 'A')
     """
@@ -99,8 +101,10 @@ def apply_tap(text: str, key: str) -> str:
     if not text:
         return key
     try:
-        parse_cards(text)
+        cards = parse_cards(text)
     except RuleError:
+        return key
+    if len(cards) > 1 and entry_kind(text) == "total":  # 32 points, never the cards 3 2
         return key
     return f"{text} {key}"
 

@@ -11,13 +11,15 @@ import re
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from .cards import Card, parse_cards
+from .cards import AMBIGUOUS, Card, parse_cards
 from .core import N_, RuleError
 
 Cards = str | Iterable[Card | str]
 # Bounded so that int() never meets a number too long to read; ASCII digits only.
 TOTAL = re.compile(r"^-?[0-9]{1,9}$")
 SUM = re.compile(r"^[0-9]{1,9}(?:\s*\+\s*[0-9]{1,9}){1,40}$")
+# Digits alone are a total, never cards run together (docs/rules.md#cards-typed-or-tapped).
+DIGITS = re.compile(r"^-?[0-9]+$")
 
 
 def rule_error(seat: int | None, with_seat: str, without_seat: str, **params: Any) -> RuleError:
@@ -32,20 +34,28 @@ def rule_error(seat: int | None, with_seat: str, without_seat: str, **params: An
 
 
 def read_cards(cards: Cards, *, seat: int | None = None) -> list[Card]:
-    """The cards of a hand, or RuleError naming the seat and the unknown card.
+    """The cards of a hand, or RuleError naming the seat and the token refused.
 
-    >>> [str(c) for c in read_cards("A k 7h")]
-    ['A', 'K', '7♥']
+    >>> [str(c) for c in read_cards("A k 7h kq")]
+    ['A', 'K', '7♥', 'K', 'Q']
     >>> read_cards("A 11", seat=2)
     Traceback (most recent call last):
     ...
     scorekeeper.rules.core.RuleError: seat 2: unknown card '11'.
+    >>> read_cards("AKD", seat=1)  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.core.RuleError: seat 1: 'AKD' reads as different cards: ...
     """
     try:
         return parse_cards(cards)
     except RuleError as err:
+        token = err.params.get("token")
+        if err.template == AMBIGUOUS:
+            raise rule_error(seat, N_("%(player)s: %(token)r reads as different cards: put a "
+                                      "space between them."), AMBIGUOUS, token=token) from None
         raise rule_error(seat, N_("%(player)s: unknown card %(token)r."),
-                         N_("Unknown card %(token)r."), token=err.params.get("token")) from None
+                         N_("Unknown card %(token)r."), token=token) from None
 
 
 def entry_points(entry: Any, hand_points: Callable[..., int], *,
@@ -62,6 +72,10 @@ def entry_points(entry: Any, hand_points: Callable[..., int], *,
     (23, 33, 3)
     >>> entry_points(" ", count) is None
     True
+    >>> entry_points("1" * 12, count, seat=1)  # digits are a total, never cards
+    Traceback (most recent call last):
+    ...
+    scorekeeper.rules.core.RuleError: seat 1: '111111111111' is neither points nor cards.
     """
     if entry is None:
         return None
@@ -81,6 +95,9 @@ def entry_points(entry: Any, hand_points: Callable[..., int], *,
             return None
         if TOTAL.match(text):
             return int(text)
+        if DIGITS.match(text):  # a total too long to be one
+            raise rule_error(seat, N_("%(player)s: %(entry)r is neither points nor cards."),
+                             N_("%(entry)r is neither points nor cards."), entry=text)
         if SUM.match(text):
             return sum(int(term) for term in text.split("+"))
         return hand_points(text, seat=seat)

@@ -155,24 +155,78 @@
 
   /* One keypad open at a time (without JavaScript every keypad stays open): a tap on another
      player's line, or the focus coming into it, opens that one and folds the others of its
-     form. The line stays under the finger, unless its keys would open below the view: then
-     they come up into it, never under the totals strip. */
+     form. A folded line is all its name's button (app.css), so the tap never lands in the
+     text field and brings up no system keyboard; the field, once open, is one tap away. The
+     line stays under the finger, unless its keys would open below the view: then they come
+     up into it, never under the totals strip. A keypad's Next key opens the next line still
+     blank (after the last, the first), or, none left, folds its own and brings Save. */
   function unfold(event) {
-    var fold = event.target.closest ? event.target.closest(".fold") : null;
-    if (!fold || fold.classList.contains("open")) { return; }
+    var target = event.target.closest ? event.target : document.body;
+    var fold = target.closest(".fold");
+    if (fold && event.type === "click" && target.closest("[data-next]")) {
+      return onward(fold);
+    }
+    /* htmx gives the focus back to the control that had it (a "never opened" box) in the
+       form it brings: that is no move to its line, which would close the one it opened. */
+    if (!fold || fold.classList.contains("open")
+        || event.type === "focusin" && fold.closest(".htmx-added")) { return; }
     var top = fold.getBoundingClientRect().top;
+    open(fold);
+    window.scrollBy(0, fold.getBoundingClientRect().top - top);
+    intoView(fold);
+  }
+
+  function open(fold) {
     var form = fold.form || fold.closest("form") || document;
     Array.prototype.forEach.call(form.querySelectorAll(".fold.open"),
       function (other) { other.classList.remove("open"); });
     fold.classList.add("open");
-    window.scrollBy(0, fold.getBoundingClientRect().top - top);
+    mark(form);
+  }
+
+  function intoView(fold) {
     var box = fold.getBoundingClientRect(), strip = document.querySelector(".strip");
     var below = box.bottom - window.innerHeight;
     var room = box.top - (strip ? strip.getBoundingClientRect().bottom : 0);
     if (below > 0) { window.scrollBy(0, Math.min(below, room)); }
   }
 
+  function onward(fold) {
+    var form = fold.closest("form");
+    var folds = Array.prototype.slice.call(form.querySelectorAll(".fold"));
+    var at = folds.indexOf(fold);
+    var blank = folds.slice(at + 1).concat(folds.slice(0, at)).filter(function (other) {
+      var field = other.querySelector("input[type=text]");
+      return field && !field.value.trim();
+    })[0];
+    if (blank) {
+      open(blank);
+      blank.scrollIntoView({ block: "nearest" });
+      intoView(blank);
+      blank.querySelector(".hand-name").focus({ preventScroll: true });
+      return;
+    }
+    fold.classList.remove("open");
+    mark(form);
+    var save = form.querySelector("button[value=save]");
+    if (save) {
+      save.focus({ preventScroll: true });
+      save.scrollIntoView({ block: "nearest" });
+    }
+  }
+
+  /* Each line's name says whether its keys are open; the Next keys, which need this script,
+     show. */
+  function mark(root) {
+    Array.prototype.forEach.call(root.querySelectorAll(".fold .hand-name"), function (name) {
+      name.setAttribute("aria-expanded", String(name.closest(".fold").classList.contains("open")));
+    });
+    Array.prototype.forEach.call(root.querySelectorAll("[data-next]"),
+      function (key) { key.hidden = false; });
+  }
+
   function arrived(elt) {
+    mark(elt);
     var root = live();
     if (!root) { return; }
     if (elt === document.body || elt === root || elt.id === "turn") {

@@ -6,7 +6,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from scorekeeper.rules.cards import Card, parse_card, parse_cards, suit_symbol
+from scorekeeper.rules.cards import AMBIGUOUS, UNKNOWN, Card, parse_card, parse_cards, suit_symbol
 from scorekeeper.rules.core import RuleError
 
 # Written out from docs/rules.md, "Cards typed or tapped", not imported from the module under test.
@@ -90,6 +90,64 @@ def test_a_token_is_read_whole_ten_and_donna_versus_ten_of_diamonds() -> None:
     assert parse_cards("10D") == [Card("10", "♦")]
     assert parse_cards("10d") == [Card("10", "♦")]
     assert parse_cards("10,D") == [Card("10"), Card("Q")]
+
+
+# --- cards run together ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("text", ["kq", "KQ", "Kq", "k q", "K, q", "kQ"])
+def test_cards_run_together_read_as_the_same_cards(text: str) -> None:
+    assert parse_cards(text) == [Card("K"), Card("Q")]
+
+
+@pytest.mark.parametrize("text", ["10k", "10K", "10 k", "10 K"])
+def test_a_ten_runs_into_the_next_card(text: str) -> None:
+    assert parse_cards(text) == [Card("10"), Card("K")]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [("A75", ["A", "7", "5"]), ("1010", ["10", "10"]), ("k10", ["K", "10"]),
+     ("KsQ", ["K♠", "Q"]), ("K♥Q", ["K♥", "Q"]), ("7h10c", ["7♥", "10♣"]),
+     ("rf", ["K", "J"]), ("**", ["*", "*"]), ("k*", ["K", "*"]), ("AKDS", ["A", "K", "Q♠"])],
+)
+def test_runs_with_suits_italian_letters_and_jokers(text: str, expected: list[str]) -> None:
+    assert cards(text) == expected
+
+
+@pytest.mark.parametrize("token", ["AD", "10D", "Kd", "re", "fante", "jolly"])
+def test_a_token_that_is_one_card_stays_one_card(token: str) -> None:
+    assert len(parse_cards(token)) == 1
+
+
+@pytest.mark.parametrize("token", ["KDQ", "AKD", "rd", "10dq", "QDD"])
+def test_a_run_read_two_ways_is_refused_as_ambiguous(token: str) -> None:
+    """A D after a rank is a diamond or a Donna: in a run of cards either may be meant."""
+    with pytest.raises(RuleError) as caught:
+        parse_cards(f"A {token} 7")
+    assert caught.value.template == AMBIGUOUS
+    assert caught.value.params == {"token": token}
+    assert repr(token) in str(caught.value)
+
+
+@pytest.mark.parametrize("token", ["KX", "k11", "*h", "kqz", "Q♥♥K", "10♥SK", "1k"])
+def test_a_run_that_reads_no_way_is_an_unknown_card(token: str) -> None:
+    with pytest.raises(RuleError) as caught:
+        parse_cards(token)
+    assert caught.value.template == UNKNOWN
+    assert caught.value.params == {"token": token}
+
+
+def test_a_long_run_is_read_in_one_pass() -> None:
+    assert len(parse_cards("kq" * 5000)) == 10000
+    with pytest.raises(RuleError):
+        parse_cards("kd" * 5000 + "q")
+
+
+def test_a_list_item_is_never_split() -> None:
+    with pytest.raises(RuleError) as caught:
+        parse_cards(["kq"])
+    assert caught.value.template == UNKNOWN
 
 
 # --- separators ------------------------------------------------------------------------------

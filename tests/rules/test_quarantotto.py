@@ -63,6 +63,25 @@ def test_an_unknown_card_names_the_seat() -> None:
     assert "'Z'" in str(refused(2, hand_points, "Z", seat=2))
 
 
+def test_cards_run_together_count_as_the_same_cards() -> None:
+    """docs/rules.md#cards-typed-or-tapped: ``kq`` and ``10k`` are read as ``k q``, ``10 k``."""
+    assert hand_points("kq") == hand_points("KQ") == hand_points("Kq") == hand_points("k q")
+    assert hand_points("10k") == hand_points("10 k") == 20
+
+
+@pytest.mark.parametrize("digits", ["9" * 10, "9" * 5000, "-" + "1" * 10])
+def test_digits_too_many_for_a_total_are_never_cards(digits: str) -> None:
+    """docs/rules.md#cards-typed-or-tapped: digits alone are a total, never 9 9 9..."""
+    assert "neither points nor cards" in str(refused(3, entry_points, digits, seat=3))
+
+
+def test_a_run_read_two_ways_names_the_seat() -> None:
+    err = refused(2, hand_points, "A KDQ", seat=2)
+    assert str(err) == "seat 2: 'KDQ' reads as different cards: put a space between them."
+    assert str(refused(None, hand_points, "KDQ")) == \
+        "'KDQ' reads as different cards: put a space between them."
+
+
 @given(st.lists(st.sampled_from(RANKS), max_size=15))
 def test_hand_points_is_the_sum_of_card_values(ranks: list[str]) -> None:
     assert hand_points(" ".join(ranks)) == sum(VALUE[r] for r in ranks)

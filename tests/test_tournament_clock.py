@@ -94,6 +94,9 @@ def test_a_seated_round_shows_its_time_left_everywhere(app: Flask) -> None:
         tournament = db.session.get(Tournament, evening.id)
         assert (tournament.round_minutes, tournament.warning_minutes) == (30, 5)
         assert tournament.round_rows[0].started_at == SEATED
+    state = evening.organiser.state(evening.id)
+    assert (state["round_minutes"], state["warning_minutes"]) == (30, 5)
+    assert state["rounds"][0]["started_at"] == "2026-12-04T21:00:00Z"
     for minutes, left in ((7, 23), (8, 22), (8.5, 22), (24, 6)):
         evening.now.minutes(minutes)
         for where, page in evening.pages().items():
@@ -150,6 +153,8 @@ def test_no_clock_without_a_round_length(app: Flask, fields) -> None:
     evening = Evening(app, **{"round_minutes": "", **fields})
     with app.app_context():
         assert db.session.get(Tournament, evening.id).round_minutes is None
+    state = evening.organiser.state(evening.id)
+    assert state["round_minutes"] is None and state["warning_minutes"] is None
     evening.now.minutes(200)
     for where, page in evening.pages().items():
         assert "data-clock" not in page and "Time is up" not in page, where

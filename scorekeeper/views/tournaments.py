@@ -437,8 +437,9 @@ def keep(token: str):
 
 @bp.get("/tournaments/<tournament_id>.json")
 def as_json(tournament_id: str):
-    """The tournament as data: each round's tables and standings, the overall standings;
-    points as exact fractions ("7/2") beside their one-decimal text."""
+    """The tournament as data: each round's tables and standings (and its seating's time, in
+    UTC), the overall standings; points as exact fractions ("7/2") beside their one-decimal
+    text; the round's clock, in minutes (None: no clock)."""
     tournament = get_tournament(tournament_id)
     done = results(tournament)
     names = {e.number: e.name for e in tournament.entrants}
@@ -452,9 +453,12 @@ def as_json(tournament_id: str):
     return {"id": tournament.id, "version": tournament.version, "game": tournament.game,
             "seed": tournament.seed,
             "format": tournament.format, "entrants": [e.names for e in tournament.entrants],
+            "round_minutes": tournament.round_minutes,
+            "warning_minutes": tournament.warning_minutes if tournament.round_minutes else None,
             "late_entrants": [{"entrant": e.name, "from_round": e.joined + 1}
                               for e in tournament.entrants if e.joined is not None],
             "rounds": [{"number": row.number, "closed": row.closed,
+                        "started_at": row.started_at and f"{row.started_at.isoformat()}Z",
                         "closed_early": list(row.closed_early),
                         "sitting_out": [names[n] for n in sitting_out(tournament, row)],
                         "tables": [{"number": p.table.number, "match": p.match and p.match.id,

@@ -427,6 +427,8 @@ class Tournament(db.Model):
     seed: Mapped[int]
     version: Mapped[int] = mapped_column(default=0)
     created_at: Mapped[datetime] = mapped_column(default=_now)
+    round_minutes: Mapped[int | None]
+    warning_minutes: Mapped[int] = mapped_column(default=5, server_default="5")
 
     entrants: Mapped[list[Entrant]] = relationship(
         order_by="Entrant.number", cascade="all, delete-orphan", lazy="selectin")
@@ -458,8 +460,9 @@ class Entrant(db.Model):
 
 class TournamentRound(db.Model):
     """A round seated: who sat it out, whether it is a knockout's final, whether it is
-    closed (its matches can no longer be changed) and which of its tables the closing set
-    aside unfinished (their matches are played on if the organiser reopens the round)."""
+    closed (its matches can no longer be changed), which of its tables the closing set
+    aside unfinished (their matches are played on if the organiser reopens the round) and
+    when it was seated (its clock's start; None for a round seated before clocks)."""
 
     __tablename__ = "tournament_rounds"
     tournament_id: Mapped[str] = mapped_column(
@@ -469,6 +472,7 @@ class TournamentRound(db.Model):
     final: Mapped[bool] = mapped_column(default=False)
     closed: Mapped[bool] = mapped_column(default=False)
     closed_early: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
+    started_at: Mapped[datetime | None]
 
 
 class TournamentTable(db.Model):

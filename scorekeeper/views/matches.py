@@ -59,7 +59,7 @@ from ..web.tables import (
     page_number,
     table_for_new_match,
 )
-from ..web.tournaments import kept_matches
+from ..web.tournaments import kept_matches, match_clock, seated_at
 
 bp = Blueprint("matches", __name__)
 ROW_ACTIONS = ("up", "remove")
@@ -219,7 +219,7 @@ def show(match_id: str):
 
     While the match has not changed, every browser gets the page rendered and compressed
     for its version (with its own CSRF token put in): one query for the version instead of
-    loading the match.
+    loading the match. A page showing a round's clock reads the time now: never kept.
     """
     version = version_with_right(match_id)
     saved = request.args.get("saved", type=int)
@@ -237,7 +237,7 @@ def show(match_id: str):
         return render_sheet(match, notice=notice, undoable=True, announce=announce,
                             **spec_of(match.game).entry_context(request.args, match))
 
-    if is_htmx():
+    if is_htmx() or _timed(match_id, version):
         return page()
     key = (match_id, version, str(get_locale()), can_edit(match_id), request.full_path,
            secure_offer())
@@ -252,7 +252,8 @@ def live(match_id: str):
     (one small query, the match's version), else the live sheet; a phone that may edit, or a
     follower's page showing a notice (``notice``), gets it saying which hand another phone
     saved, any other follower the part every follower shares. Asked without ``since``, the
-    shared part has an ETag: 304 while nothing changed.
+    shared part has an ETag: 304 while nothing changed (not while it shows a round's clock,
+    which reads the time now).
     """
     version = match_version(match_id)
     since = request.args.get("since", type=int)
@@ -262,6 +263,10 @@ def live(match_id: str):
     if since is not None and (editor or request.args.get("notice")):
         match = get_match(match_id)
         return said_with(render_sheet(match, notice=elsewhere_notice(match)), match)
+    if _timed(match_id, version):
+        match = get_match(match_id)
+        return said_with(render_template("matches/_live.html", **sheet_context(match)), match), \
+            200, {"Cache-Control": "no-cache"}
     etag = f"{match_id}-{version}-{get_locale()}-{int(editor)}"
     # A compressed response carried the same tag with "-gz" (see assets.finish).
     if request.if_none_match.contains_weak(etag) or \
@@ -276,6 +281,12 @@ def live(match_id: str):
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+def _timed(match_id: str, version: int) -> bool:
+    """Whether the match's page shows its tournament round's clock: rendered for each
+    request from the time now, never served from a cache."""
+    return match_clock(seated_at(match_id, version)) is not None
 
 
 def _step(match_id: str, action: Callable[..., Any], step: str | None = None):

@@ -49,6 +49,7 @@ from ..web.access import current_device, get_table
 from ..web.forms import (
     FORMATS,
     SIZE,
+    WARNING_MINUTES,
     StepForm,
     TournamentForm,
     ValidationError,
@@ -73,6 +74,7 @@ from ..web.tournaments import (
     reopen_round,
     reopenable,
     results,
+    round_clock,
     seat_next_round,
     sitting_out,
     tournament_json,
@@ -110,7 +112,8 @@ def new(table_id: str):
                 format=form.format.data, rounds=form.rounds.data,
                 size=form.size.data if form.size.data is not None else SIZE,
                 pairs=bool(form.pairs.data), go_on=form.go_on.data, seed=form.seed.data,
-                options=form.option_values())
+                options=form.option_values(), round_minutes=form.round_minutes.data,
+                warning_minutes=form.warning_minutes.data or WARNING_MINUTES)
             _check(tournament, form)
         except RuleError as error:
             form.form_errors.append(rule_message(error))
@@ -177,10 +180,14 @@ def _context(tournament: Tournament) -> dict:
     done = results(tournament)
     row = current_round(tournament)
     runs = organiser(tournament)
+    over = row is None or row.closed or done.finished(row.number)
     return {"tournament": tournament, "game": GAMES[tournament.game], "results": done,
             "entrants": {e.number: e for e in tournament.entrants},
             "organiser": runs, "row": row, "formats": FORMATS,
-            "round_over": row is None or row.closed or done.finished(row.number),
+            "round_over": over,
+            "clock": None if over else round_clock(row.number, row.started_at,
+                                                   tournament.round_minutes,
+                                                   tournament.warning_minutes),
             "last": row is not None and _last(tournament, row),
             "reopen": reopenable(tournament) if runs else None,
             "standings_url": share_url("tournaments.standings", tournament_id=tournament.id),
@@ -431,6 +438,7 @@ def keep(token: str):
 
 @bp.get("/tournaments/<tournament_id>.json")
 def as_json(tournament_id: str):
-    """The tournament as data: each round's tables and standings, the overall standings;
-    points as exact fractions ("7/2") beside their one-decimal text."""
+    """The tournament as data: each round's tables and standings (and its seating's time, in
+    UTC), the overall standings; points as exact fractions ("7/2") beside their one-decimal
+    text; the round's clock, in minutes (None: no clock)."""
     return tournament_json(get_tournament(tournament_id))

@@ -30,6 +30,7 @@ from wtforms.i18n import messages_path
 from wtforms.validators import InputRequired, Length, NumberRange, Optional, ValidationError
 from wtforms.widgets import HiddenInput
 
+from ..engine.formats import figure
 from ..models import (
     NAME_LENGTH,
     PLACE_LENGTH,
@@ -301,6 +302,8 @@ FORMATS = {"danish": _l("Danish (by standing, fewest repeats)"),
            "groups": _l("Round robin in groups"), "knockout": _l("Knockout")}
 ENTRANTS_LIMIT = 64
 SIZE = 4  # the preferred size of a table (TOURNAMENTS.md, "Tables": *default* 4)
+ROUND_MINUTES = (25, 90)  # the lengths a round's clock may run (docs/operating.md)
+WARNING_MINUTES = 5  # "last deal" is announced this long before the end unless chosen
 
 
 class CalendarForm(Form):
@@ -344,6 +347,9 @@ class TournamentForm(Form):
     seed = WholeField(_l("Seed of the draw"), validators=[InputRequired(),
                                                           NumberRange(0, MAX_INT)])
     entrants = TextAreaField(_l("Entrants, one a line"), validators=[InputRequired()])
+    round_minutes = WholeField(_l("Minutes a round (empty: no clock)"), validators=[Optional()])
+    warning_minutes = WholeField(_l("“Last deal”, minutes before the end"),
+                                 default=WARNING_MINUTES, validators=[Optional()])
 
     game: Game
 
@@ -358,6 +364,22 @@ class TournamentForm(Form):
         if not readable_name(field.data or "") or not clean_name(field.data or ""):
             raise ValidationError(_l("The name of the evening cannot be empty or hold control, "
                                      "invisible or direction-changing characters."))
+
+    def validate_round_minutes(self, field: WholeField) -> None:
+        """A round's clock runs from 25 to 90 minutes."""
+        low, high = ROUND_MINUTES
+        if field.data is not None and not low <= field.data <= high:
+            raise ValidationError(_l("A round lasts from %(low)s to %(high)s minutes.",
+                                     low=figure(low), high=figure(high)))
+
+    def validate_warning_minutes(self, field: WholeField) -> None:
+        """"Last deal" is announced at least a minute before the end, and after the start."""
+        minutes = self.round_minutes.data
+        if None not in (minutes, field.data) and not 1 <= field.data < minutes:
+            raise ValidationError(_l("“Last deal” is announced from %(low)s to %(high)s "
+                                     "minutes before the end of a round of %(minutes)s.",
+                                     low=figure(1), high=figure(minutes - 1),
+                                     minutes=figure(minutes)))
 
     def entrant_names(self) -> list[list[str]]:
         """Each entrant's names: one, or two for a pair; blank lines left out."""

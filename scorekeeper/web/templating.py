@@ -34,7 +34,7 @@ from .games import GameSpec, spec_of
 from .links import qr_svg, secure_offer
 from .pagecache import csrf_token
 from .pwa import THEME
-from .tournaments import tournament_table
+from .tournaments import match_clock, tournament_table
 
 
 def bgstats_links(match: Match, sheet: Any) -> dict[str, str] | None:
@@ -138,7 +138,8 @@ def row_word(match: Match, number: str) -> str:
 GLOBALS: Mapping[str, Any] = {
     "asset": asset, "can_edit": can_edit, "csrf_token": csrf_token, "is_member": is_member,
     "current_lang": lambda: str(get_locale()), "error_messages": error_messages,
-    "install_theme": THEME, "leaders_of": leaders_of, "qr_svg": qr_svg,
+    "install_theme": THEME, "leaders_of": leaders_of, "match_clock": match_clock,
+    "qr_svg": qr_svg,
     "ranking_of": ranking_of, "rating_chart": rating_chart, "row_word": row_word,
     "running_chart": running_chart, "bgstats_links": bgstats_links,
     "secure_offer": secure_offer, "sheet_block": sheet_block, "start_rating": int(START),

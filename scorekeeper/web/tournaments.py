@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from math import ceil
 from typing import Any
 
-from flask import abort
+from flask import abort, current_app
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import selectinload
@@ -311,7 +313,7 @@ def seat_next_round(tournament: Tournament) -> TournamentRound:
             round=seating.number, number=seated.number, entrants=list(seated.entrants),
             dealer=seated.dealer, match_id=match.id))
     row = TournamentRound(number=seating.number, sitting_out=list(seating.sitting_out),
-                          final=seating.final)
+                          final=seating.final, started_at=now())
     tournament.round_rows.append(row)
     tournament.version += 1
     return row
@@ -428,27 +430,37 @@ def reopen_round(tournament: Tournament, row: TournamentRound) -> None:
 
 @dataclass(frozen=True)
 class Seated:
-    """Where a match stands in a tournament: the tournament, the round and the table, and
-    whether the round is closed."""
+    """Where a match stands in a tournament: the tournament, the round and the table,
+    whether the round is closed, and what its clock reads from (the round's start, the
+    tournament's round length and warning, in minutes)."""
 
     tournament_id: str
     name: str
     round: int
     table: int
     closed: bool
+    started_at: datetime | None
+    round_minutes: int | None
+    warning_minutes: int
 
 
 def tournament_table(match: Match) -> Seated | None:
-    """Where ``match`` stands in a tournament; None for a match of no tournament. Read once
-    per version of the match (closing its round gives it a new one; a hand's change keeps
-    it)."""
-    return cache("seated", hands_keep=True).get((match.id, match.version),
-                                                lambda: _seated(match.id))
+    """Where ``match`` stands in a tournament; None for a match of no tournament."""
+    return seated_at(match.id, match.version)
+
+
+def seated_at(match_id: str, version: int) -> Seated | None:
+    """Where match ``match_id`` at ``version`` stands in a tournament. Read once per version
+    of the match (closing its round gives it a new one; a hand's change keeps it; a round's
+    start and the tournament's clock never change once it is seated)."""
+    return cache("seated", hands_keep=True).get((match_id, version),
+                                                lambda: _seated(match_id))
 
 
 # Where a match stands in a tournament: one query, built once.
 _SEATED = (select(Tournament.id, Tournament.name, TournamentTable.round, TournamentTable.number,
-                  TournamentRound.closed)
+                  TournamentRound.closed, TournamentRound.started_at, Tournament.round_minutes,
+                  Tournament.warning_minutes)
            .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
            .join(TournamentRound, (TournamentRound.tournament_id == Tournament.id)
                  & (TournamentRound.number == TournamentTable.round))
@@ -458,6 +470,63 @@ _SEATED = (select(Tournament.id, Tournament.name, TournamentTable.round, Tournam
 def _seated(match_id: str) -> Seated | None:
     row = db.session.connection().execute(_SEATED, {"match": match_id}).first()
     return None if row is None else Seated(*row)
+
+
+# --- the round's clock (docs/operating.md, "The round's clock") -----------------------------
+
+
+def now() -> datetime:
+    """The current time, in UTC without a zone as the database keeps it: the one clock the
+    round's clock reads. A ``NOW`` callable in the app's config stands in for it (tests)."""
+    return current_app.config.get("NOW", _utc_now)()
+
+
+def _utc_now() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A round's clock as it reads now: the round, the whole seconds ``left`` (0 once time
+    is up) and the ``warning`` seconds before the end from which "last deal" is announced.
+
+    >>> Clock(2, 1381, 300).phase, Clock(2, 1381, 300).minutes
+    ('on', 24)
+    >>> Clock(2, 300, 300).phase, Clock(2, 0, 300).phase
+    ('last', 'up')
+    """
+
+    round: int
+    left: int
+    warning: int
+
+    @property
+    def phase(self) -> str:
+        """"on" while the round is played, "last" from the warning on, "up" at zero."""
+        return "up" if self.left <= 0 else "last" if self.left <= self.warning else "on"
+
+    @property
+    def minutes(self) -> int:
+        """The minutes left, a minute begun counting whole (23 min 10 s: 24)."""
+        return ceil(self.left / 60)
+
+
+def round_clock(number: int, started_at: datetime | None, minutes: int | None,
+                warning: int) -> Clock | None:
+    """The clock of round ``number`` seated at ``started_at``, rounds of ``minutes`` with
+    the warning ``warning`` minutes before the end, as it reads now; None without a clock."""
+    if started_at is None or not minutes:
+        return None
+    end = started_at + timedelta(minutes=minutes)
+    return Clock(number, max(0, ceil((end - now()).total_seconds())), warning * 60)
+
+
+def match_clock(seated: Seated | None) -> Clock | None:
+    """The clock of the round a tournament's match is played in, while that round is open."""
+    if seated is None or seated.closed:
+        return None
+    return round_clock(seated.round, seated.started_at, seated.round_minutes,
+                       seated.warning_minutes)
 
 
 def kept_matches() -> list[Match]:
@@ -472,8 +541,9 @@ def kept_matches() -> list[Match]:
 
 
 def tournament_json(tournament: Tournament) -> dict[str, Any]:
-    """The tournament as data (its .json and the API's): each round's tables and standings,
-    the overall standings; points as exact fractions ("7/2") beside their one-decimal text."""
+    """The tournament as data (its .json and the API's): each round's tables and standings
+    (and its seating's time, in UTC), the overall standings; points as exact fractions
+    ("7/2") beside their one-decimal text; the round's clock in minutes (None: no clock)."""
     done = results(tournament)
     names = {e.number: e.name for e in tournament.entrants}
 
@@ -486,9 +556,12 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
     return {"id": tournament.id, "version": tournament.version, "game": tournament.game,
             "seed": tournament.seed,
             "format": tournament.format, "entrants": [e.names for e in tournament.entrants],
+            "round_minutes": tournament.round_minutes,
+            "warning_minutes": tournament.warning_minutes if tournament.round_minutes else None,
             "late_entrants": [{"entrant": e.name, "from_round": e.joined + 1}
                               for e in tournament.entrants if e.joined is not None],
             "rounds": [{"number": row.number, "closed": row.closed,
+                        "started_at": row.started_at and f"{row.started_at.isoformat()}Z",
                         "closed_early": list(row.closed_early),
                         "sitting_out": [names[n] for n in sitting_out(tournament, row)],
                         "tables": [{"number": p.table.number, "match": p.match and p.match.id,

@@ -33,6 +33,7 @@ def _ok(schema: str, summary: str, *parameters: str) -> dict[str, Any]:
 
 STRING, INTEGER, BOOLEAN = {"type": "string"}, {"type": "integer"}, {"type": "boolean"}
 NULLABLE_STRING = {"type": ["string", "null"]}
+NULLABLE_INTEGER = {"type": ["integer", "null"]}
 ARRAY = {"type": "array"}
 OBJECT = {"type": "object"}
 
@@ -63,7 +64,9 @@ SCHEMAS: dict[str, Any] = {
     "Tournament": _object({
         "id": STRING, "version": INTEGER, "game": STRING, "seed": INTEGER, "format": STRING,
         "entrants": ARRAY, "late_entrants": ARRAY, "rounds": ARRAY, "standings": ARRAY,
-        "provisional": BOOLEAN, "over": BOOLEAN}),
+        "provisional": BOOLEAN, "over": BOOLEAN,
+        # The round's clock in minutes (null: no clock); each round carries its started_at.
+        "round_minutes": NULLABLE_INTEGER, "warning_minutes": NULLABLE_INTEGER}),
     "OpenAPI": _object({"openapi": STRING, "info": OBJECT, "servers": ARRAY, "paths": OBJECT,
                         "components": OBJECT}),
 }

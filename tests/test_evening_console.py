@@ -145,8 +145,10 @@ def test_the_game_buttons_post_the_form(client: FlaskClient, app: Flask) -> None
 
 
 def statuses(page: str) -> dict[int, str]:
-    """Each table's status as a list of the round shows it: table number -> status words."""
-    found = re.findall(r'<li class="table-[a-z-]+"><strong>Table (\d+)</strong>:[^<]*'
+    """Each table's status as a list of the round shows it: table number -> status words
+    (the entrants' names before it link to their scorecards)."""
+    found = re.findall(r'<li class="table-[a-z-]+"><strong>Table (\d+)</strong>:'
+                       r'(?:[^<]|<a href="[^"]*/entrants/\d+">[^<]*</a>)*'
                        r'(?:<a [^>]*>)?<span class="table-status">([^<]*)</span>', page)
     return {int(n): words for n, words in found}
 
@@ -178,7 +180,7 @@ def test_each_table_says_how_it_stands_and_unplayed_entrants_rank_after(
     assert not any(r["waiting"] for r in played)
     assert min(Fraction(r["points"]) for r in played) == 0  # a tie on points, broken by play
     for name in waiting:
-        assert re.search(rf'<th scope="row">{name} <span class="muted waiting">'
+        assert re.search(rf'<th scope="row"><a href="[^"]*">{name}</a> <span class="muted waiting">'
                          r"\(not played yet\)</span></th>\s*<td>0\.0</td>", live), name
     # Closing the round as it stands: tables 1 and 3 are closed early, table 3 ties at
     # (4 − 1) / 2 = 1.5 each (TOURNAMENTS.md, "A match closed early") and has played.

@@ -124,6 +124,7 @@ QUERY: dict[str, list[str]] = {
     "matches.new": ["game", "table"],
     "tournaments.new": ["game"],
     "tournaments.confirm_close": ["then"],
+    "tournaments.standings": ["after"],
     "matches.home": ["page"],
     "tables.show": ["page"],
     "api.matches": ["page", "limit"],
@@ -146,6 +147,7 @@ QUERY_VALUES: dict[str, st.SearchStrategy[str]] = {
     "limit": st.one_of(st.integers(1, 100).map(str), st.sampled_from(["0", "101", "9" * 5000])),
     "v": st.just("0123456789ab"),
     "then": st.sampled_from(["seat", "close"]),
+    "after": st.one_of(st.integers(-1, 4).map(str), st.sampled_from(["9" * 5000, "\x00"])),
 }
 
 

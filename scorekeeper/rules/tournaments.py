@@ -314,6 +314,17 @@ def score_table(result: TableResult) -> TableScore:
     return TableScore(tuple(scores), result.finished)
 
 
+def places(table: TableScore) -> tuple[int, ...]:
+    """Each entrant's place at the table, in seat order: 1 plus those placed above (tied
+    entrants share the best place they cover), as :func:`score_table` placed them.
+
+    >>> places(score_table(TableResult(("A", "B", "C", "D"), (40, 25, 25, 10), hands=5)))
+    (1, 2, 2, 4)
+    """
+    return tuple(1 + sum(other.points > score.points for other in table.scores)
+                 for score in table.scores)
+
+
 def table_result(sheet: Sheet, entrants: Sequence[Entrant], game: Game, *,
                  closed: bool = False) -> TableResult:
     """A table's :class:`TableResult` from its match's computed ``sheet``: each column is the

@@ -43,7 +43,7 @@ from ..models import (
     clean_name,
 )
 from ..rules import GAMES, Game, RuleError
-from ..rules.tournaments import MIN_ENTRANTS, table_sizes
+from ..rules.tournaments import MIN_ENTRANTS, places, table_sizes
 from ..web import pdf
 from ..web.access import current_device, get_table
 from ..web.forms import (
@@ -75,8 +75,10 @@ from ..web.tournaments import (
     reopenable,
     results,
     round_clock,
+    scorecard,
     seat_next_round,
     sitting_out,
+    standings_after,
     tournament_json,
     unfinished,
     version_key,
@@ -400,8 +402,38 @@ def standings(tournament_id: str):
     if is_htmx() and request.args.get("since") == key:
         return "", 204, {"Cache-Control": "no-cache"}
     template = "tournaments/_standings.html" if is_htmx() else "tournaments/standings.html"
-    return render_template(template, **_context(tournament), key=key,
-                           poll_seconds=POLL_SECONDS), 200, {"Cache-Control": "no-cache"}
+    context = _context(tournament)
+    latest = len(context["results"].rounds)
+    after = min(max(request.args.get("after", latest, type=int), 1), latest)
+    past = standings_after(tournament, context["results"], after) if after < latest else None
+    return render_template(template, **context, key=key, poll_seconds=POLL_SECONDS,
+                           after=after, past=past), 200, {"Cache-Control": "no-cache"}
+
+
+@bp.get("/tournaments/<tournament_id>/entrants/<int(max=64):number>")
+def entrant(tournament_id: str, number: int):
+    """An entrant's scorecard: each round's table, seats, opponents, place and points, and
+    the running total and rank after it."""
+    tournament = get_tournament(tournament_id)
+    context = _context(tournament)
+    if number not in context["entrants"]:
+        abort(404, _("There is no such entrant."))
+    return render_template("tournaments/entrant.html", **context, number=number,
+                           card=scorecard(tournament, context["results"], number))
+
+
+@bp.get("/tournaments/<tournament_id>/rounds/<int(max=99):number>/results.pdf")
+def round_pdf(tournament_id: str, number: int):
+    """One round's results alone, to pin up: each table's entrants with their totals, places
+    and points, who sat out, and the standings after the round."""
+    tournament = get_tournament(tournament_id)
+    context = _context(tournament)
+    if not 0 < number <= len(context["results"].rounds):
+        abort(404, _("There is no such round."))
+    with force_locale(download_language()):
+        html = render_template("pdf/round.html", **context, number=number, places=places,
+                               after=standings_after(tournament, context["results"], number))
+    return _pdf(html, f"round-{number}-results.pdf")
 
 
 @bp.get("/tournaments/<tournament_id>/standings.pdf")

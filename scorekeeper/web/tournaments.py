@@ -236,6 +236,72 @@ def results(tournament: Tournament) -> Results:
     return Results(rounds, [standings for _played, standings in done], overall, over, keys)
 
 
+def standings_after(tournament: Tournament, done: Results, number: int) -> rules.Standings:
+    """The standings as they stood after round ``number`` (1 to the latest round): the
+    rounds up to it, those withdrawn by then marked, the late entrants not seated yet last.
+    The latest round's are the overall standings; an earlier one's are kept by the
+    versions of the rounds they count."""
+    if number >= len(done.rounds):
+        return done.overall
+
+    def ranked() -> rules.Standings:
+        rank, order, _out = _ranking(tournament, {})
+        out = frozenset(e.number for e in tournament.entrants
+                        if e.withdrawn is not None and e.withdrawn <= number)
+        return rank(order, [_scores(row, played) for row, played in zip(
+            tournament.round_rows[:number], done.rounds[:number], strict=True)], out,
+            missed(tournament, number))
+
+    return cache("tournaments", lambda value: 1024 + 1024 * len(value.rows)).get(
+        ("after", number, done.keys[:number]), ranked)
+
+
+@dataclass(frozen=True)
+class CardRound:
+    """One round of an entrant's scorecard. ``kind`` is a code: "played", "sat-out" (the
+    seating left them out), "late" (not entered yet), "withdrawn", or "out" (not seated:
+    knocked out). ``score`` and ``place`` are the rules' for the round (None when it gave
+    them nothing); ``standing`` is the entrant's line of the standings after the round."""
+
+    number: int
+    kind: str
+    table: int | None
+    seats: tuple[int, ...]
+    opponents: tuple[int, ...]
+    place: int | None
+    score: rules.Score | None
+    standing: rules.Standing
+
+
+def scorecard(tournament: Tournament, done: Results, number: int) -> list[CardRound]:
+    """Entrant ``number``'s rounds, each with the standings after it."""
+    entrant = next(e for e in tournament.entrants if e.number == number)
+    card = []
+    for row, played in zip(tournament.round_rows, done.rounds, strict=True):
+        after = standings_after(tournament, done, row.number)
+        standing = next(r for r in after.rows if r.entrant == number)
+        at = next((p for p in played if number in p.table.entrants), None)
+        if at is not None:
+            seat = at.table.entrants.index(number)
+            count = len(at.table.entrants)
+            card.append(CardRound(
+                row.number, "played", at.table.number,
+                tuple(seat + 1 + k * count for k in range(2 if tournament.pairs else 1)),
+                tuple(n for n in at.table.entrants if n != number),
+                rules.places(at.score)[seat], at.score.scores[seat], standing))
+            continue
+        if number in row.sitting_out:
+            kind, score = "sat-out", rules.sat_out(number).scores[0]
+        elif entrant.joined is not None and entrant.joined >= row.number:
+            kind, score = "late", None
+        elif entrant.withdrawn is not None and entrant.withdrawn < row.number:
+            kind, score = "withdrawn", None
+        else:
+            kind, score = "out", None
+        card.append(CardRound(row.number, kind, None, (), (), None, score, standing))
+    return card
+
+
 def _ranking(tournament: Tournament, context: dict[str, Any]) -> tuple[Any, Any, Any]:
     """How the tournament ranks (standings or a knockout's), the draw's order and the
     withdrawn entrants, made once per request that needs them."""

@@ -135,5 +135,10 @@ def test_numbers_in_italian_have_a_decimal_comma(table):
     assert re.search(r"\d,\d", italian)
     # No decimal point anywhere in the Italian page's words.
     assert not re.search(r"\d\.\d", italian), re.search(r".{30}\d\.\d.{30}", italian)
+    # The new words carry their numbers in Italian too: the rating, its margin, the range.
+    assert re.search(r"punteggio \d+,\d, ancora incerto \(più o meno \d+,\d\)", italian)
+    assert re.search(r"probabilmente tra \d+(,\d)?% e \d+(,\d)?% delle smazzate vinte", italian)
     english = text_of(page(table, table_id))
     assert re.search(r"\d\.\d", english) and not re.search(r"\d,\d(?!\d\d)", english)
+    # A log that never finishes (Cavallo Re) does not say "0 finished".
+    assert "0 finished" not in english and "0 finite" not in italian

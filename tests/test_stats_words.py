@@ -67,18 +67,20 @@ def test_one_finished_match_is_one_match_in_english_and_italian(table):
 def test_a_rating_reads_as_words_in_english_and_italian(table):
     table_id = table_of(table, play(table, [ANNA_ALL, ANNA_ALL]))
     words = text_of(table.client.get(f"/tables/{table_id}/stats").get_data(as_text=True))
-    # The numbers alone in brackets, unexplained, are gone.
+    # The numbers alone in brackets, unexplained, are gone, and so are "±" and "ranked on".
     assert not re.search(r"-?\d+\.\d \(\d+\.\d ± \d+\.\d\)", words)
-    rating = re.search(r"Anna (\d+\.\d), still uncertain: ± (\d+\.\d) until more matches "
-                       r"are played", words)
+    assert "±" not in words and "ranked on" not in words
+    rating = re.search(r"Anna: rating (\d+\.\d), still uncertain \(give or take (\d+\.\d)\): "
+                       r"more matches will tell", words)
     assert rating, words
     assert float(rating.group(1)) > 25 > float(rating.group(2))
     # What the number the players are ranked by is, in plain words.
     assert "ranked by their rating less its uncertainty" in words
     italian = text_of(table.client.get(f"/tables/{table_id}/stats", headers=IT)
                       .get_data(as_text=True))
-    assert re.search(r"Anna (\d+,\d), ancora incerto: ± (\d+,\d) finché non si giocano altre "
-                     r"partite", italian), italian
+    assert re.search(r"Anna: punteggio (\d+,\d), ancora incerto \(più o meno (\d+,\d)\): "
+                     r"altre partite lo diranno", italian), italian
+    assert "±" not in italian and "in classifica con" not in italian
     assert "ordinati secondo il punteggio meno la sua incertezza" in italian
 
 
@@ -102,13 +104,13 @@ def test_a_rating_narrows_from_uncertain_to_settled(table, monkeypatch):
     table_id = table_of(table, play(table, [ANNA_ALL, ANNA_ALL]))
     later_ratings(monkeypatch, {"Anna": (26.04, 0.5), "Bruno": (23.96, 4.0)})
     words = text_of(table.client.get(f"/tables/{table_id}/stats").get_data(as_text=True))
-    assert "Anna 26.0, settled: ± 1.5 · ranked on 24.5" in words
-    assert "Bruno 24.0, taking shape: ± 12.0 · ranked on 12.0" in words
+    assert "Anna: rating 26.0, settled (give or take 1.5)" in words
+    assert "Bruno: rating 24.0, taking shape (give or take 12.0)" in words
     assert "still uncertain" not in words
     italian = text_of(table.client.get(f"/tables/{table_id}/stats", headers=IT)
                       .get_data(as_text=True))
-    assert "Anna 26,0, stabile: ± 1,5 · in classifica con 24,5" in italian
-    assert "Bruno 24,0, si sta delineando: ± 12,0 · in classifica con 12,0" in italian
+    assert "Anna: punteggio 26,0, stabile (più o meno 1,5)" in italian
+    assert "Bruno: punteggio 24,0, si sta delineando (più o meno 12,0)" in italian
 
 
 def test_players_are_listed_by_their_ranking(table, monkeypatch):
@@ -116,7 +118,7 @@ def test_players_are_listed_by_their_ranking(table, monkeypatch):
     # Anna's rating is the higher, but so uncertain that Bruno ranks first.
     later_ratings(monkeypatch, {"Anna": (30.0, 6.0), "Bruno": (27.0, 2.0)})
     words = text_of(table.client.get(f"/tables/{table_id}/stats").get_data(as_text=True))
-    assert words.index("Bruno 27.0,") < words.index("Anna 30.0,")
+    assert words.index("Bruno: rating 27.0,") < words.index("Anna: rating 30.0,")
 
 
 def section_of(page: str, game: str) -> str:

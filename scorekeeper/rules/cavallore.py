@@ -318,10 +318,13 @@ def band_odds() -> list[tuple[int, int, Fraction]]:
 
 
 FIGURES = (
-    Figure("deals", N_("Deals"), of="deals"),
-    Figure("wins", N_("Wins"), of="wins"),
-    Figure("rate", N_("Win rate"), of="wins", per="deals", percent=True),
-    Figure("mean", N_("Cards placed, average"), of="placed", per="deals"),
+    Figure("deals", N_("Deals"), of="deals", help=N_("Deals the player played.")),
+    Figure("wins", N_("Wins"), of="wins",
+           help=N_("Deals won: all 36 cards placed.")),
+    Figure("rate", N_("Win rate"), of="wins", per="deals", percent=True,
+           help=N_("The share of deals won; the exact odds are one in ten.")),
+    Figure("mean", N_("Cards placed, average"), of="placed", per="deals",
+           help=N_("How many of the 36 cards were placed in a deal, on average.")),
 )
 
 GAME = Game(

@@ -712,8 +712,10 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
 
 
 FIGURES = (
-    Figure("no_trump", N_("25-point hands (no trump played)"), of="no_trump"),
-    Figure("jinks", N_("Jinks (all five tricks)"), of="jinks"),
+    Figure("no_trump", N_("25-point hands (no trump played)"), of="no_trump",
+           help=N_("Hands in which nobody played a trump: no bonus trick, 25 points in all.")),
+    Figure("jinks", N_("Jinks (all five tricks)"), of="jinks",
+           help=N_("Hands in which the player or side took all five tricks.")),
 )
 
 

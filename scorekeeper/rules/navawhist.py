@@ -422,10 +422,17 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
 
 
 FIGURES = (
-    Figure("exact", N_("Exact bids"), of="exact", per="hands", percent=True),
-    Figure("error", N_("Average bid error"), of="error", per="hands"),
-    Figure("case4", N_("Case-4 hands"), of="case4"),
-    Figure("forbidden", N_("Forbidden bids met as dealer"), of="forbidden"),
+    Figure("exact", N_("Exact bids"), of="exact", per="hands", percent=True,
+           help=N_("The share of hands in which the tricks taken were exactly the bid.")),
+    Figure("error", N_("Average bid error"), of="error", per="hands",
+           help=N_("How many tricks a bid was off by, on average: 0 is always exact.")),
+    # case 4 of docs/rules.md#navawhist-scoring-a-hand, said as what happened at the table
+    Figure("case4", N_("Hands everybody missed"), of="case4",
+           help=N_("Hands in which every player missed their bid by two tricks or more: only "
+                   "the nearest scored.")),
+    Figure("forbidden", N_("Forbidden bids met as dealer"), of="forbidden",
+           help=N_("Hands dealt with one bid forbidden to the dealer, the one that would make "
+                   "the bids add up to the cards dealt.")),
 )
 
 

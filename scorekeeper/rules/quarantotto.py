@@ -407,8 +407,11 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
 
 
 FIGURES = (
-    Figure("closed", N_("Games closed"), of="closed"),
-    Figure("hand_points", N_("Average hand points"), of="hand_points", per="games"),
+    Figure("closed", N_("Games closed"), of="closed",
+           help=N_("Games in which the player went out first and so won the game.")),
+    Figure("hand_points", N_("Average hand points"), of="hand_points", per="games",
+           help=N_("The points left in hand at the end of a game, on average: fewer is "
+                   "better.")),
 )
 
 

@@ -628,11 +628,17 @@ def counts(sheet: Sheet) -> tuple[dict[str, int], ...]:
 
 
 FIGURES = (
-    Figure("out", N_("Eliminations"), of="out"),
-    Figure("closed", N_("Closures"), of="closed"),
-    Figure("closed_in_hand", N_("Closures in hand"), of="closed_in_hand"),
-    Figure("never_opened", N_("Never-opened penalties"), of="never_opened"),
-    Figure("reentry", N_("Re-entries"), of="reentry"),
+    Figure("out", N_("Eliminations"), of="out",
+           help=N_("Times the player's penalties reached the threshold and put them out.")),
+    Figure("closed", N_("Closures"), of="closed",
+           help=N_("Deals the player closed, laying down their last card.")),
+    Figure("closed_in_hand", N_("Closures in hand"), of="closed_in_hand",
+           help=N_("Closures with every card laid down in one turn, without opening before: "
+                   "the others' penalties double.")),
+    Figure("never_opened", N_("Never-opened penalties"), of="never_opened",
+           help=N_("Deals the player ended without having opened, paying a flat 100.")),
+    Figure("reentry", N_("Re-entries"), of="reentry",
+           help=N_("Times the player came back into the match after being out.")),
 )
 
 

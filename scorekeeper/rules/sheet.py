@@ -119,6 +119,7 @@ class Figure:
     of: str
     per: str | None = None
     percent: bool = False
+    help: str = ""  # what the figure counts, in a sentence (the statistics' key)
 
     def value(self, counts: Mapping[str, int]) -> float | int | None:
         """The figure from summed counts; None when there is nothing to divide by."""

@@ -387,7 +387,13 @@ def _stats_page(table: Table) -> str:
     """The statistics page of the table."""
     stats = table_stats(table)
     players = sorted(stats.names, key=lambda p: stats.names[p].casefold())
+    # The games with something to show, the most finished matches first (ties in the app's
+    # order of games); a log that never finishes (Cavallo Re) shows once a deal is counted.
+    shown = sorted((key for key, g in stats.games.items() if g.finished or (
+        GAMES[key].solitaire and g.counted(list(g.players)))),
+        key=lambda key: -stats.games[key].finished)
     return render_template("tables/stats.html", table=table, stats=stats, games=GAMES,
+                           shown=shown, waiting=[key for key in stats.games if key not in shown],
                            players=players, rivals=stats.rivals(players), chance=_chance,
                            best=_best, adds_stats={key: spec.has_stats
                                                    for key, spec in registry().items()})

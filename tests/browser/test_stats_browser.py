@@ -2,7 +2,7 @@
 scrolls where it visibly can, and no heading or figure is cut off.
 
 Set SCOREKEEPER_SHOTS to a folder to keep a screenshot of the page, light, dark and in
-Italian.
+Italian, its lists of what the figures mean opened.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import pytest
 from ..test_cavallore_web import add
 from ..test_stats_words import evening, partners
 from .conftest import PHONE, invitation_path, shot, take_pen
+from .test_accessibility import serious
 
 pytestmark = pytest.mark.browser
 
@@ -54,14 +55,22 @@ OVERFLOW = """width => {
 }"""
 
 
-@pytest.mark.parametrize("locale, dark", [("en-GB", False), ("en-GB", True), ("it-IT", False)])
+@pytest.mark.parametrize("locale, dark", [("en-GB", False), ("en-GB", True), ("it-IT", False),
+                                          ("it-IT", True)])
 def test_the_statistics_fit_a_phone(make_page, live_server, table, locale, dark):
     table_id = evening(table)
     match_id = table.new_match("fortyfive", ["Anna", "Bruno"])
     page = make_page(locale=locale, dark=dark)
     take_pen(page, live_server + invitation_path(table, match_id))
     page.goto(f"{live_server}/tables/{table_id}/stats")
+    # What the figures mean: a tap opens it, no hover needed; a screen reader reaches it.
+    summaries = page.locator(".stats details summary")
+    assert summaries.count() == 3  # Forty-Five: figures and rating; Cavallo Re: figures
+    for summary in summaries.all():
+        summary.click()
+    assert page.locator(".stats-help dd").first.is_visible()
     shot(page, f"stats-{locale}{'-dark' if dark else ''}")
+    assert serious(page) == []
     found = page.evaluate(OVERFLOW, PHONE["width"])
     assert found["out"] == [], found["out"]
     assert found["cut"] == [], found["cut"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import Page, expect
 
+from ..test_scala40_web import play as play_scala40
 from .conftest import invitation_path, settled, shot, take_pen
 
 pytestmark = pytest.mark.browser
@@ -67,16 +68,23 @@ def test_large_type_doubles_the_totals_and_fits_a_ten_player_sheet(phone, live_s
 @pytest.mark.parametrize("dark", [False, True], ids=["light", "dark-italian"])
 def test_large_type_fits_a_six_player_scala40_entry(phone, live_server, table, dark):
     match_id = table.new_match("scala40", SIX)
+    # Totals of three digits in the strip and the sheet: 106, 87, 100 (never opened).
+    nine = "* * A K 9 8 7 6 5"
+    assert play_scala40(table, match_id, 0, {1: "A", 2: "Q Q 9", 3: nine, 4: "* A K Q J",
+                                             5: nine}).status_code == 303
     page = phone(dark=dark, locale="it-IT" if dark else "en-GB")
     take_pen(page, live_server + invitation_path(table, match_id))
     switch(page)
     expect(page.locator("html")).to_have_class("large")
-    page.locator("label.key.pick", has_text="Bruno").click()
-    expect(page.locator(".closed-line", has_text="Bruno")).to_be_visible()
+    page.locator("label.key.pick", has_text="Carla").click()
+    expect(page.locator(".closed-line", has_text="Carla")).to_be_visible()
     settled(page)
     assert page.locator("#strip .total").first.evaluate(FONT) == 32
     assert page.evaluate(NO_SIDEWAYS)
     # Every total of the strip is inside its box: nothing spills or is cut.
     assert page.locator("#strip .total").evaluate_all(
         "es => es.every(e => e.scrollWidth <= e.parentElement.clientWidth)")
+    # And every total of the sheet inside its cell.
+    assert page.locator("tr.totals td").evaluate_all(
+        "es => es.every(e => e.scrollWidth <= e.clientWidth)")
     shot(page, f"large-scala40-6-{'dark' if dark else 'light'}")

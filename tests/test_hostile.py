@@ -75,6 +75,7 @@ HAND = ["version", "number"]
 OPTIONS = sorted({f"opt_{o.key}" for g in GAMES.values() for o in g.options})
 FIELDS: dict[str, list[str]] = {
     "site.switch_language": ["next"],
+    "site.switch_type": ["next"],
     "matches.new": ["game", "action", "add_name", "first_dealer", "place", *OPTIONS,
                     *[f"players-{i}" for i in range(12)]],
     "matches.undo_last": ["version"],
@@ -588,6 +589,9 @@ def path_of(draw: st.DrawFn, world: World, rule: Rule, ids: dict[str, list[str]]
     if "code" in rule.arguments:
         values["code"] = draw(st.one_of(st.sampled_from(["en", "it", "en", "it", "xx"]),
                                         TEXT.filter(lambda s: s.strip("./") and len(s) < 300)))
+    if "choice" in rule.arguments:
+        values["choice"] = draw(st.one_of(st.sampled_from(["large", "normal", "huge"]),
+                                          TEXT.filter(lambda s: s.strip("./") and len(s) < 300)))
     if "table_id" in rule.arguments or "token" in rule.arguments:
         table_id = world.table_id(draw(st.sampled_from(sorted(i for v in ids.values()
                                                                for i in v))))

@@ -59,6 +59,7 @@ from ..web.tables import (
     page_number,
     table_for_new_match,
 )
+from ..web.templating import large_type
 from ..web.tournaments import kept_matches, match_clock, seated_at
 
 bp = Blueprint("matches", __name__)
@@ -240,7 +241,7 @@ def show(match_id: str):
     if is_htmx() or _timed(match_id, version):
         return page()
     key = (match_id, version, str(get_locale()), can_edit(match_id), request.full_path,
-           secure_offer())
+           secure_offer(), large_type())
     return cache("pages").get(key, lambda: pagecache.shared(page)).response()
 
 

@@ -135,11 +135,20 @@ def row_word(match: Match, number: str) -> str:
     return word[:1].lower() + word[1:]
 
 
+LARGE_COOKIE = "large"  # "on": this phone reads large type (html.large), set on any page's bar
+
+
+def large_type() -> bool:
+    """True when this phone asked for large type: the totals and the dealer twice the size,
+    stronger contrast (static/css/app.css, ``html.large``)."""
+    return request.cookies.get(LARGE_COOKIE) == "on"
+
+
 GLOBALS: Mapping[str, Any] = {
     "asset": asset, "can_edit": can_edit, "csrf_token": csrf_token, "is_member": is_member,
     "current_lang": lambda: str(get_locale()), "error_messages": error_messages,
-    "install_theme": THEME, "leaders_of": leaders_of, "match_clock": match_clock,
-    "qr_svg": qr_svg,
+    "install_theme": THEME, "large_type": large_type, "leaders_of": leaders_of,
+    "match_clock": match_clock, "qr_svg": qr_svg,
     "ranking_of": ranking_of, "rating_chart": rating_chart, "row_word": row_word,
     "running_chart": running_chart, "bgstats_links": bgstats_links,
     "secure_offer": secure_offer, "sheet_block": sheet_block, "start_rating": int(START),

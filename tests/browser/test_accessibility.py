@@ -106,6 +106,30 @@ def test_no_serious_violations(make_page, live_server, table, dark):
     assert found == {}
 
 
+# Large type (a phone's choice, html.large): a page of each kind, an entry of each game.
+LARGE = ("home", "new", "bidding", "tricks", "edit", "quarantotto-entry", "scala40-entry",
+         "fortyfive-sheet", "cavallore-sheet", "abandoned")
+
+
+@pytest.mark.parametrize("dark", [False, True], ids=["light", "dark"])
+def test_no_serious_violations_in_large_type(make_page, live_server, table, dark):
+    found = {}
+    urls = pages(table)
+    for name in LARGE:
+        page = make_page(dark=dark)
+        page.context.add_cookies([{"name": "large", "value": "on", "url": live_server}])
+        url = urls[name]
+        if "/join/" in url:
+            take_pen(page, live_server + url)
+        else:
+            page.goto(live_server + url)
+        assert page.locator("html.large").count() == 1, name
+        problems = serious(page)
+        if problems:
+            found[name] = problems
+    assert found == {}
+
+
 def test_the_check_finds_a_violation(page):
     page.set_content("<html lang=en><body><main><img src='x.png'><button></button></main></body>")
     found = " ".join(serious(page))

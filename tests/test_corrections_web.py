@@ -54,3 +54,62 @@ def test_each_row_offers_a_named_correct_control(table, game):
     # A follower (no right to edit) sees the number alone.
     follower = table.client.application.test_client()
     assert 'class="correct-hand"' not in follower.get(f"/matches/{match_id}").get_data(as_text=True)
+
+
+def keyed(form: str, name: str) -> str | None:
+    """The value of the one key checked among the radio keys ``name`` of ``form``."""
+    found = re.findall(rf'name="{name}" value="([^"]*)"\s*checked', form)
+    return found[0] if len(found) == 1 else None
+
+
+def correction_form(page: str) -> str:
+    """The correction form of a correction page."""
+    return page.split('<form method="post" action="', 1)[1].split("</form>", 1)[0]
+
+
+def test_a_navawhist_correction_has_the_entry_keys_in_bid_order(table):
+    match_id = table.new_match("navawhist", NAMES, first_dealer=1)
+    table.play_navawhist(match_id, [1, 0, 0, 1], [1, 0, 0, 0])
+    table.play_navawhist(match_id, [0, 1, 0, 0], [0, 0, 1, 1])  # hand 2: 2 cards, Carla deals
+    page = table.client.get(f"/matches/{match_id}/navawhist/2/edit").get_data(as_text=True)
+    form = correction_form(page)
+    # The bids' keys in bid order, the dealer (Carla) last, then the tricks' keys, alike.
+    bids = form.split('id="correct-tricks"', 1)[0]
+    assert re.findall(r'name="bids-(\d)" value="0"', bids) == ["3", "0", "1", "2"]
+    assert re.findall(r'name="values-(\d)" value="0"', form) == ["3", "0", "1", "2"]
+    assert 'type="number"' not in form
+    # Keys 0 to the cards dealt, each prefilled with what is stored.
+    assert re.findall(r'name="bids-1" value="(\d)"', form) == ["0", "1", "2"]
+    assert [keyed(form, f"bids-{s}") for s in range(4)] == ["0", "1", "0", "0"]
+    assert [keyed(form, f"values-{s}") for s in range(4)] == ["0", "0", "1", "1"]
+    assert 'class="seat-keys fold' in form and "Bids, in bid order" in form
+    # Saved, the hand changes; Undo then says what it takes back.
+    sheet = table.sheet(match_id)
+    data = {"version": sheet["version"], "number": 2, "trump": "",
+            **{f"bids-{s}": b for s, b in enumerate([0, 1, 0, 0])},
+            **{f"values-{s}": t for s, t in enumerate([0, 1, 0, 1])}}
+    response = table.post(f"/matches/{match_id}/navawhist/2/edit", data)
+    assert response.status_code == 303
+    assert table.sheet(match_id)["hands"][1]["inputs"]["tricks"] == [0, 1, 0, 1]
+    live = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Undo the correction of Hand 2: Bruno 1 trick (was 0); Carla 0 tricks (was 1)" \
+        in live
+
+
+def test_a_navawhist_correction_refused_names_the_player_and_opens_their_keys(table):
+    match_id = table.new_match("navawhist", NAMES, first_dealer=1)
+    table.play_navawhist(match_id, [1, 0, 0, 1], [1, 0, 0, 0])
+    sheet = table.sheet(match_id)
+    # Bruno deals hand 1: with 1 + 0 + 0 bid, his 0 would make the bids add up to 1.
+    data = {"version": sheet["version"], "number": 1, "trump": "",
+            **{f"bids-{s}": b for s, b in enumerate([1, 0, 0, 0])},
+            **{f"values-{s}": t for s, t in enumerate([1, 0, 0, 0])}}
+    response = table.post(f"/matches/{match_id}/navawhist/1/edit", data)
+    assert response.status_code == 422
+    text = response.get_data(as_text=True)
+    said = text.split("<h1>", 1)[1].split('<p class="alert" role="alert">', 1)[1]
+    assert "Bruno" in said.split("</p>", 1)[0]
+    form = correction_form(text)
+    assert re.search(r'class="seat-keys fold open">\s*<legend>Bruno', form)
+    assert keyed(form, "bids-1") == "0"  # kept as typed
+    assert table.sheet(match_id)["hands"][0]["inputs"]["bids"] == [1, 0, 0, 1]

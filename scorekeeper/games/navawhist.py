@@ -16,7 +16,7 @@ from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Match
 from ..rules import N_, Nn_, Row, RuleError, Sheet, navawhist
 from ..web.access import needs_edit_right
-from ..web.entry import addressed, check_form, correcting, stored_inputs
+from ..web.entry import addressed, check_form, correcting, offered, stored_inputs
 from ..web.forms import BidForm, HandForm, SeatValuesForm, whole
 from ..web.games import GameSpec
 from ..web.i18n import rule_message
@@ -181,7 +181,8 @@ def _preview(match: Match, sheet: Sheet, form: SeatValuesForm, data: dict[str, A
 @bp.route("/matches/<match_id>/navawhist/<int:number>/edit", methods=["GET", "POST"])
 @needs_edit_right
 def edit(match_id: str, number: int):
-    """Correct a hand already played; every later total follows."""
+    """Correct a hand already played, with the entry's keys in bid order; every later
+    total follows."""
     match, hand = correcting(match_id, "navawhist", number, _("There is no such hand."))
     if hand.get("tricks") is None:
         abort(404, _("This hand is still being entered."))
@@ -204,10 +205,11 @@ def edit(match_id: str, number: int):
                     "trump": form.trump.data or None}
             save_hand(match, number, data, expected=form.version.data, kind="correct")
         except (RuleError, Conflict) as error:
-            return answer_refusal(match, error, form=form, template=EDIT, values=values,
-                                  number=number)
+            return answer_refusal(match, error, at=seat_at(error), form=form, template=EDIT,
+                                  values=values, number=number, offered=offered(match, number))
         return after_change(match, step="correct")
-    return render_sheet(match, form=form, template=EDIT, values=values, number=number)
+    return render_sheet(match, form=form, template=EDIT, values=values, number=number,
+                        offered=offered(match, number))
 
 
 # What the shared pages ask of Navawhist.

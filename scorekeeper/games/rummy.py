@@ -18,11 +18,11 @@ from flask import request
 from flask_babel import gettext as _
 
 from ..engine.ledger import Conflict, save_hand
-from ..engine.sheets import compute_sheet, stored_hands
+from ..engine.sheets import compute_sheet
 from ..models import Match
 from ..rules import Note, Row, RuleError, Sheet
 from ..rules.roster import Presence
-from ..web.entry import check_form, tap_address
+from ..web.entry import check_form, offered, tap_address
 from ..web.forms import HandForm, whole
 from ..web.pages import after_change, answer_refusal, redraw, seat_at, still_next
 
@@ -62,7 +62,7 @@ def correct(match: Match, number: int, hand: dict[str, Any], draft_class: Any, *
     carries it after a tap; shown again after a tap; stored once the rules accept it. A
     refusal, or another phone's change first, shows it again as typed.
     ``page(match, number, draft, before, error=...)`` draws the correction page, ``before``
-    the sheet as it stood before the hand (:func:`offered`): the form offers the seats dealt
+    the sheet as it stood before the hand (``web.entry.offered``): the form offers the seats dealt
     in then and keeps the others None."""
     before = offered(match, number)
     players = seats_of(before)
@@ -81,17 +81,6 @@ def correct(match: Match, number: int, hand: dict[str, Any], draft_class: Any, *
     except (RuleError, Conflict) as error:
         return page(match, number, draft, before, error=error)
     return after_change(match, step="correct")
-
-
-def offered(match: Match, number: int) -> Sheet:
-    """The sheet as it stood before hand ``number``: the hands before it and the changes of
-    who plays made by then. Its ``next`` is that hand as it was offered (its dealer, the
-    seats dealt in) and its roster the table then (a later joiner has no seat in it)."""
-    hands = stored_hands(match)
-    if number > len(hands):
-        return compute_sheet(match)
-    roster = [change for change in match.roster if change.get("after", 0) < number]
-    return compute_sheet(match, list(hands[: number - 1]), roster=roster)
 
 
 def seats_of(sheet: Sheet) -> int:

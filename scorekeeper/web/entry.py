@@ -30,6 +30,7 @@ from flask_babel import gettext as _
 from ..engine.ledger import Conflict, KeyedRequest, expect_key, stored_hash
 from ..engine.sheets import compute_sheet, stored_hands
 from ..models import REQUEST_KEY, Match
+from ..rules import Sheet
 from .access import device_token
 from .forms import whole
 from .pages import get_match, over_live, render_sheet
@@ -58,6 +59,17 @@ def correcting(match_id: str, game: str, number: int,
     if not 1 <= number <= len(hands):
         abort(404, missing)
     return match, dict(hands[number - 1])
+
+
+def offered(match: Match, number: int) -> Sheet:
+    """The sheet as it stood before hand ``number``: the hands before it and the changes of
+    who plays made by then. Its ``next`` is that hand as it was offered (its dealer, the
+    seats dealt in) and its roster the table then (a later joiner has no seat in it)."""
+    hands = stored_hands(match)
+    if number > len(hands):
+        return compute_sheet(match)
+    roster = [change for change in match.roster if change.get("after", 0) < number]
+    return compute_sheet(match, list(hands[: number - 1]), roster=roster)
 
 
 def tap_address(endpoint: str, hand: int, state: Mapping[str, Any], **values: Any) -> str:

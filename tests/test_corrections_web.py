@@ -113,3 +113,80 @@ def test_a_navawhist_correction_refused_names_the_player_and_opens_their_keys(ta
     assert re.search(r'class="seat-keys fold open">\s*<legend>Bruno', form)
     assert keyed(form, "bids-1") == "0"  # kept as typed
     assert table.sheet(match_id)["hands"][0]["inputs"]["bids"] == [1, 0, 0, 1]
+
+
+def notice(text: str) -> str:
+    """The words of the notice of a tap not saved, above the entry."""
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", text.split(
+        'class="notice stale"', 1)[1].split("</div>", 1)[0].split(">", 1)[1])).strip()
+
+
+@pytest.mark.parametrize(("headers", "words"), [
+    ({}, "Game 1: your entry (Bruno A K 7, Carla 20, Dario 9) was not saved: another phone "
+         "saved it first."),
+    (ITALIAN, "Giro 1: quanto hai inserito (Bruno A K 7, Carla 20, Dario 9) non è stato "
+              "salvato: un altro telefono ha salvato prima di te."),
+])
+def test_an_entry_another_phone_saved_first_says_what_was_not_saved(table, headers, words):
+    match_id = table.new_match("quarantotto", NAMES)
+    sheet = table.sheet(match_id)
+    assert play_quarantotto(table, match_id, 1, [25, None, 20, 9]).status_code == 303
+    mine = {"version": sheet["version"], "number": 1, "action": "save", "closer": 0,
+            "values-0": "", "values-1": "A K 7", "values-2": 20, "values-3": 9}
+    response = table.post(f"/matches/{match_id}/quarantotto/game", mine, headers=headers)
+    assert response.status_code == 409
+    assert notice(response.get_data(as_text=True)) == words
+    assert table.sheet(match_id)["hands"][0]["inputs"]["closer"] == 1
+
+
+def test_navawhist_tricks_another_phone_saved_first_are_named(table):
+    match_id = table.new_match("navawhist", NAMES)
+    for seat, bid in ((1, 0), (2, 0), (3, 0), (0, 0)):
+        assert table.bid(match_id, bid, seat=seat).status_code == 303
+    sheet = table.sheet(match_id)
+    assert table.tricks(match_id, [0, 1, 0, 0]).status_code == 303
+    response = table.post(f"/matches/{match_id}/navawhist/tricks", {
+        "version": sheet["version"], "number": 1, "action": "save", "trump": "",
+        "values-0": 1, "values-1": 0, "values-2": 0, "values-3": 0})
+    assert response.status_code == 409
+    assert notice(response.get_data(as_text=True)) == (
+        "Hand 1: your entry (Anna 1, Bruno 0, Carla 0, Dario 0) was not saved: another phone "
+        "saved it first.")
+
+
+def test_a_cavallore_deal_another_phone_saved_first_is_named(table):
+    match_id = table.new_match("cavallore", NAMES[:2])
+    sheet = table.sheet(match_id)
+    deal = {"version": sheet["version"], "number": 1, "seat": 0}
+    assert table.post(f"/matches/{match_id}/cavallore/deal", deal | {"placed": 30})\
+        .status_code == 303
+    response = table.post(f"/matches/{match_id}/cavallore/deal", deal | {"placed": 36})
+    assert response.status_code == 409
+    assert notice(response.get_data(as_text=True)) == (
+        "Deal 1: your entry (Anna 36) was not saved: another phone saved it first.")
+
+
+@pytest.mark.parametrize("game", ["navawhist", "quarantotto", "fortyfive"])
+def test_a_correction_of_a_hand_another_phone_deleted_says_so(table, game):
+    match_id = played(table, game)
+    sheet = table.sheet(match_id)
+    page = table.client.get(f"/matches/{match_id}/{game}/1/edit").get_data(as_text=True)
+    assert "Save the correction" in page
+    assert table.post(f"/matches/{match_id}/undo", {"version": sheet["version"]})\
+        .status_code == 303
+    typed = {"navawhist": {"bids-0": 1, "bids-1": 0, "bids-2": 0, "bids-3": 1,
+                           "values-0": 0, "values-1": 1, "values-2": 0, "values-3": 0},
+             "quarantotto": {"closer": 0, "values-1": 5, "values-2": 15, "values-3": 9,
+                             "action": "save"},
+             "fortyfive": {"mode": "winners", "winners": "0,0,0,0,0", "bonus": 0,
+                           "action": "save"}}[game]
+    response = table.post(f"/matches/{match_id}/{game}/1/edit",
+                          {"version": sheet["version"], "number": 1, **typed})
+    assert response.status_code == 409
+    word = ROW_WORD[game][0].capitalize()
+    assert notice(response.get_data(as_text=True)) == (
+        f"{word} 1 was deleted on another phone: your correction was not saved.")
+    assert table.sheet(match_id)["hands"] == [] or game == "navawhist"
+    # A hand that was never entered is still no such hand.
+    assert table.post(f"/matches/{match_id}/{game}/7/edit", {
+        "version": sheet["version"], "number": 7, **typed}).status_code == 404

@@ -352,7 +352,8 @@ def test_a_stale_form_is_refused_over_the_whole_sheet(table, match):
     response = ff.send("tap:0")
     assert response.status_code == 409
     assert response.headers["HX-Retarget"] == "#live"
-    assert "Another phone saved hand 1" in response.get_data(as_text=True)
+    assert "Hand 1: your entry was not saved: another phone saved it first." \
+        in response.get_data(as_text=True)
 
 
 def test_correcting_a_past_hand(table, client, match):

@@ -154,7 +154,8 @@ def test_a_stale_or_double_submission_stores_one_game(table, app):
     response = table.post(f"/matches/{match_id}/quarantotto/game", data)
     assert response.status_code == 409
     text = response.get_data(as_text=True)
-    assert "Another phone saved game 1" in text
+    assert "Game 1: your entry (Anna 9, Carla 9, Dario 9) was not saved: another phone saved " \
+        "it first." in text
     # What was typed belonged to game 1, which is stored now: game 2 starts empty.
     assert 'name="values-0" id="values-0" value=""' in text
     assert len(table.sheet(match_id)["hands"]) == 1

@@ -25,7 +25,7 @@ from ..web.access import needs_edit_right
 from ..web.entry import check_form, correcting
 from ..web.forms import HandForm, whole
 from ..web.games import GameSpec
-from ..web.pages import after_change, answer_refusal, get_match, render_sheet
+from ..web.pages import Typed, after_change, answer_refusal, get_match, render_sheet
 
 bp = Blueprint("cavallore", __name__)
 EDIT = "hands/correct.html"
@@ -151,7 +151,8 @@ def deal(match_id: str):
             raise Conflict
         save_hand(match, form.number.data, data, expected=form.version.data)
     except (RuleError, Conflict) as error:
-        return answer_refusal(match, error, chosen_seat=seat)
+        return answer_refusal(match, error, chosen_seat=seat,
+                              typed=Typed(form.number.data, {seat: data["placed"]}))
     return after_change(match, saved=form.number.data)  # the next player's turn
 
 

@@ -31,7 +31,7 @@ from ..web.entry import addressed, check_form, correcting, tap_address
 from ..web.forms import HandForm, whole
 from ..web.games import GameSpec
 from ..web.i18n import rule_message
-from ..web.pages import after_change, get_match, is_htmx, refusal_over_live, render_sheet
+from ..web.pages import Typed, after_change, get_match, is_htmx, refusal_over_live, render_sheet
 from ..web.people import holders
 
 bp = Blueprint("fortyfive", __name__)
@@ -376,10 +376,19 @@ def _show(match: Match, entry: Entry, *, error: str | None = None, status: int =
 
 
 def _refused_step(match: Match, error: RuleError | Conflict, entry: Entry | None, kind: str):
-    """Nothing stored: the message over the whole live sheet, even when a tap asked for a form."""
+    """Nothing stored: the message over the whole live sheet, even when a tap asked for a form;
+    an entry's trick winners said when another phone saved its hand first."""
     if kind == "correct" and entry is not None:
         return refusal_over_live(match, error, entry=entry, template=EDIT, number=entry.number)
-    return refusal_over_live(match, error, entry=entry)
+    return refusal_over_live(match, error, entry=entry, typed=_typed())
+
+
+def _typed() -> Typed:
+    """The hand a refused post carried: its number, and the tricks each seat took by the
+    trick winners tapped (none in another way of entering)."""
+    seats = [whole(w) for w in request.form.get("winners", "").split(",") if w.strip()]
+    return Typed(whole(request.form.get("number")),
+                 {seat: seats.count(seat) for seat in dict.fromkeys(seats)})
 
 
 def _step(match: Match, number: int | None):

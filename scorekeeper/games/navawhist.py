@@ -21,8 +21,10 @@ from ..web.forms import BidForm, HandForm, SeatValuesForm, whole
 from ..web.games import GameSpec
 from ..web.i18n import rule_message
 from ..web.pages import (
+    Typed,
     after_change,
     answer_refusal,
+    deleted_answer,
     get_match,
     redraw,
     refusal_over_live,
@@ -144,7 +146,8 @@ def tricks(match_id: str):
             return _preview(match, sheet, form, data)
         sheet = save_hand(match, form.number.data, data, expected=form.version.data)
     except Conflict as error:  # whether it saved or previewed: the whole sheet is new
-        return refusal_over_live(match, error, form=form, chosen=chosen)
+        return refusal_over_live(match, error, form=form, chosen=chosen,
+                                 typed=Typed(form.number.data, dict(enumerate(chosen))))
     except RuleError as error:
         return answer_refusal(match, error, at=seat_at(error), form=form, chosen=chosen)
     # The match going on, the page keeps its sheet but for what the save changed; a match
@@ -184,7 +187,9 @@ def edit(match_id: str, number: int):
     """Correct a hand already played, with the entry's keys in bid order; every later
     total follows."""
     match, hand = correcting(match_id, "navawhist", number, _("There is no such hand."))
-    if hand.get("tricks") is None:
+    if hand.get("tricks") is None:  # its tricks undone on another phone, if posted
+        if request.method == "POST":
+            abort(deleted_answer(match, number))
         abort(404, _("This hand is still being entered."))
     form = SeatValuesForm(data={"version": match.version, "number": number,
                                 "trump": hand.get("trump") or ""})

@@ -24,7 +24,7 @@ from ..rules import Note, Row, RuleError, Sheet
 from ..rules.roster import Presence
 from ..web.entry import check_form, offered, tap_address
 from ..web.forms import HandForm, whole
-from ..web.pages import after_change, answer_refusal, redraw, seat_at, still_next
+from ..web.pages import Typed, after_change, answer_refusal, redraw, seat_at, still_next
 
 ENTRY_PANEL = "hands/_entry.html"
 
@@ -49,7 +49,8 @@ def enter(match: Match, draft_class: Any, *, saving: Callable[[], bool], data: D
         sheet = save_hand(match, form.number.data, data(draft, sheet),
                           expected=form.version.data)
     except Conflict as error:
-        return answer_refusal(match, error, draft=draft if still_next(match, form) else None)
+        return answer_refusal(match, error, draft=draft if still_next(match, form) else None,
+                              typed=Typed(form.number.data, dict(enumerate(draft.texts))))
     except RuleError as error:
         return answer_refusal(match, error, draft=draft, at=seat_at(error, "closer"))
     going_on = not sheet.finished and form.number.data > 1

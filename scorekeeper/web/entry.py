@@ -33,7 +33,7 @@ from ..models import REQUEST_KEY, Match
 from ..rules import Sheet
 from .access import device_token
 from .forms import whole
-from .pages import get_match, over_live, render_sheet
+from .pages import deleted_answer, get_match, over_live, render_sheet, was_entered
 
 KEY_HEADER = "Idempotency-Key"
 
@@ -53,10 +53,14 @@ def check_form(form: Any, match: Match) -> None:
 def correcting(match_id: str, game: str, number: int,
                missing: str | None = None) -> tuple[Match, dict[str, Any]]:
     """The match of ``game`` whose hand ``number`` a correction page is about, and that
-    hand's stored inputs; a 404 (saying ``missing``, when given) if it has no such hand."""
+    hand's stored inputs; a 404 (saying ``missing``, when given) if it has no such hand. A
+    correction posted for a hand another phone deleted meanwhile is answered with the live
+    sheet, saying so (``pages.deleted_answer``)."""
     match = get_match(match_id, game)
     hands = stored_hands(match)
     if not 1 <= number <= len(hands):
+        if request.method == "POST" and was_entered(match, number):
+            abort(deleted_answer(match, number))
         abort(404, missing)
     return match, dict(hands[number - 1])
 

@@ -10,6 +10,8 @@ first) or the refusal beside the control it is about (``error_at``).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -130,6 +132,53 @@ def elsewhere_notice(match: Match) -> str:
              time=local_time(latest.created_at, viewer_zone()))
 
 
+@dataclass(frozen=True)
+class Typed:
+    """What a phone typed for hand ``number`` (as posted, possibly anything) before its save
+    was refused as stale: a value per seat (blank ones are not said)."""
+
+    number: Any
+    values: Mapping[int, Any]
+
+
+# What a save another phone overtook did not store, and why: the hand saved first by another
+# phone (with the values typed, else without), a correction of a hand another phone deleted.
+TAKEN = (N_("%(hand)s: your entry (%(values)s) was not saved: another phone saved it first."),
+         N_("%(hand)s: your entry was not saved: another phone saved it first."))
+DELETED = N_("%(hand)s was deleted on another phone: your correction was not saved.")
+
+
+def not_saved(match: Match, typed: Typed | None) -> str | None:
+    """What a refused entry of a hand another phone saved first did not store, and why ("Hand
+    5: your entry (Anna 34, Bruno 21) was not saved: another phone saved it first."); None when
+    that hand is not stored (what changed is then said by :func:`elsewhere_notice`). Read
+    after the refused change is rolled back."""
+    if typed is None or not isinstance(typed.number, int) \
+            or not 1 <= typed.number <= len(stored_hands(match)):
+        return None
+    hand = _(spec_of(match.game).words.numbered, n=typed.number)
+    values = ", ".join(f"{match.names[seat]} {value}" for seat, value in typed.values.items()
+                       if isinstance(seat, int) and 0 <= seat < len(match.names)
+                       and value not in (None, ""))
+    return _(TAKEN[0], hand=hand, values=values) if values else _(TAKEN[1], hand=hand)
+
+
+def was_entered(match: Match, number: int) -> bool:
+    """True when hand ``number`` of the match was ever entered (its history has it), stored
+    now or not."""
+    return number >= 1 and db.session.scalar(
+        select(Change.id).where(Change.match_id == match.id, Change.number == number)
+        .limit(1)) is not None
+
+
+def deleted_answer(match: Match, number: int):
+    """The answer to a correction of hand ``number``, which another phone deleted (an undo)
+    since the page was made: nothing stored, the live sheet saying so (409)."""
+    notice = _(DELETED, hand=_(spec_of(match.game).words.numbered, n=number))
+    answer = render_sheet(match, status=409, notice=notice, stale=True, jump=True)
+    return over_live(said_with(answer, match, notice) if is_htmx() else answer)
+
+
 STEPPED = {"undo": N_("Undone."), "redo": N_("Redone."), "correct": N_("Correction saved.")}
 
 
@@ -228,18 +277,19 @@ def _and(names: list[str], seats: list[int]) -> str:
 
 
 def answer_refusal(match: Match, error: RuleError | Conflict, *, at: str = "save",
-                   lost: str | None = None, **context: Any):
+                   lost: str | None = None, typed: Typed | None = None, **context: Any):
     """Nothing stored: the sheet again, 409 for a conflict, 422 otherwise.
 
     A conflict (the page was older than the sheet) is told in the notice above the entry,
-    marked as a tap not saved: what was not saved and why (``lost``), else what changed
-    meanwhile; a rule's refusal is shown beside the control ``at`` names (``"save"``,
-    ``"seat-2"``, ``"closer"``): the entry templates place it there and keep what was typed.
+    marked as a tap not saved: what was not saved and why (``lost``; or, ``typed`` a hand
+    another phone saved first, :func:`not_saved`), else what changed meanwhile; a rule's
+    refusal is shown beside the control ``at`` names (``"save"``, ``"seat-2"``, ``"closer"``):
+    the entry templates place it there and keep what was typed.
     """
     db.session.rollback()
     db.session.refresh(match)
     if isinstance(error, Conflict):  # said too: the tap was not saved
-        notice = lost or elsewhere_notice(match)
+        notice = lost or not_saved(match, typed) or elsewhere_notice(match)
         answer = render_sheet(match, status=409, **context, notice=notice, stale=True, jump=True)
         return said_with(answer, match, notice) if is_htmx() else answer
     return render_sheet(match, status=422, **context, error=rule_message(error, match.names),

@@ -64,7 +64,7 @@ def keyed(form: str, name: str) -> str | None:
 
 def correction_form(page: str) -> str:
     """The correction form of a correction page."""
-    return page.split('<form method="post" action="', 1)[1].split("</form>", 1)[0]
+    return page.split("<h1>", 1)[1].split("<form", 1)[1].split("</form>", 1)[0]
 
 
 def test_a_navawhist_correction_has_the_entry_keys_in_bid_order(table):
@@ -190,3 +190,29 @@ def test_a_correction_of_a_hand_another_phone_deleted_says_so(table, game):
     # A hand that was never entered is still no such hand.
     assert table.post(f"/matches/{match_id}/{game}/7/edit", {
         "version": sheet["version"], "number": 7, **typed}).status_code == 404
+
+
+def test_a_cavallore_correction_has_the_entry_keys(table):
+    match_id = played(table, "cavallore")  # Anna placed 30
+    url = f"/matches/{match_id}/cavallore/1/edit"
+    form = correction_form(table.client.get(url).get_data(as_text=True))
+    # The entry's keys: Won (36), then the quick counts, the stored one pressed.
+    assert 'class="button primary big cr-win-button" name="placed" value="36"' in form
+    assert re.findall(r'class="key" name="placed" value="(\d+)"', form) == \
+        [str(n) for n in range(24, 36)]
+    assert re.findall(r'value="(\d+)" aria-pressed="true"', form) == ["30"]
+    assert 'name="seat" value="0" checked' in form
+    # A tap on Bruno and 33 saves the deal as Bruno's 33, whatever the field holds.
+    sheet = table.sheet(match_id)
+    response = table.post(url, {"version": sheet["version"], "number": 1, "seat": 1,
+                                "placed": ["33", ""]})
+    assert response.status_code == 303
+    assert table.sheet(match_id)["hands"][0]["inputs"] == {"placed": 33, "seat": 1}
+    live = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Undo the correction of Deal 1" in live
+    # A count no key shows is typed, and kept in the field when refused.
+    response = table.post(url, {"version": table.sheet(match_id)["version"], "number": 1,
+                                "seat": 1, "placed": "40", "action": "save"})
+    assert response.status_code == 422
+    assert 'id="cr-placed" name="placed"' in response.get_data(as_text=True)
+    assert re.search(r'id="cr-placed"[^>]*value="40"', response.get_data(as_text=True))

@@ -134,8 +134,10 @@ def cavallore_quick() -> tuple[int, ...]:
 
 
 def _data() -> dict[str, Any]:
-    """The deal as posted: cards placed and whose deal, raw for the rules to check."""
-    return {"placed": whole(request.form.get("placed")), "seat": whole(request.form.get("seat"))}
+    """The deal as posted: cards placed (the first count given: a key tapped comes before
+    the field a correction also offers) and whose deal, raw for the rules to check."""
+    given = [value for value in request.form.getlist("placed") if value.strip()]
+    return {"placed": whole(given[0] if given else ""), "seat": whole(request.form.get("seat"))}
 
 
 @bp.post("/matches/<match_id>/cavallore/deal")

@@ -216,3 +216,38 @@ def test_a_cavallore_correction_has_the_entry_keys(table):
     assert response.status_code == 422
     assert 'id="cr-placed" name="placed"' in response.get_data(as_text=True)
     assert re.search(r'id="cr-placed"[^>]*value="40"', response.get_data(as_text=True))
+
+
+def test_a_rummy_correction_has_the_entry_card_keypads(table):
+    match_id = table.new_match("quarantotto", NAMES)
+    assert play_quarantotto(table, match_id, 0, [None, "A K 7", 20, 9]).status_code == 303
+    url = f"/matches/{match_id}/quarantotto/1/edit"
+    form = correction_form(table.client.get(url).get_data(as_text=True))
+    # The entry's fields: who closed, then a card keypad per hand, prefilled as stored.
+    assert 'name="closer" value="0" checked' in form
+    assert form.count('class="cardpad"') == 3
+    assert 'id="values-1" value="A K 7"' in form and 'id="values-2" value="20"' in form
+    assert re.search(r'name="tap" value="1:K"', form)
+    sheet = table.sheet(match_id)
+    response = table.post(url, {"version": sheet["version"], "number": 1, "action": "save",
+                                "closer": 0, "values-1": "A K", "values-2": 20, "values-3": 9})
+    assert response.status_code == 303
+    assert table.sheet(match_id)["hands"][0]["inputs"]["points"][1] == "A K"
+    live = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Undo the correction of Game 1: Bruno A K in hand (was A K 7)" in live
+
+
+def test_a_fortyfive_correction_has_the_entry_taps(table):
+    match_id = played(table, "fortyfive")  # winners 0 1 2 0 3, the bonus Bruno's
+    url = f"/matches/{match_id}/fortyfive/1/edit"
+    form = correction_form(table.client.get(url).get_data(as_text=True))
+    assert re.findall(r'class="key ff-tap" name="action" value="tap:(\d)"', form) == \
+        ["0", "1", "2", "3"]
+    assert 'name="winners" value="0,1,2,0,3"' in form
+    assert 'name="bonus" value="1" checked' in form
+    sheet = table.sheet(match_id)
+    response = table.post(url, {"version": sheet["version"], "number": 1, "mode": "winners",
+                                "winners": "0,1,2,0,0", "bonus": 1, "action": "save"})
+    assert response.status_code == 303
+    live = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    assert "Undo the correction of Hand 1" in live

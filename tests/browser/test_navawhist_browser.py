@@ -7,6 +7,7 @@ import re
 import pytest
 from playwright.sync_api import Page, expect
 
+from .conftest import shot
 from .test_games_browser import unfold
 
 pytestmark = pytest.mark.browser
@@ -42,6 +43,17 @@ def tricks(page: Page, taken: list[int]) -> None:
         page.locator(f"label.key:has(input[name='values-{seat}'][value='{count}'])").click()
         expect(page.locator(f"input[name='values-{seat}'][value='{count}']")).to_be_checked()
     page.locator("button[value=save]").click()
+
+
+def key(page: Page, name: str, value: int) -> None:
+    """Tap ``value`` on the keys ``name`` (``bids-2``, ``values-2``) of a correction, opening
+    that player's line first when it is folded."""
+    line = page.locator(f"fieldset.seat-keys:has(input[name='{name}'])")
+    if "open" not in (line.get_attribute("class") or "").split():
+        line.click(position={"x": 12, "y": 12})
+        expect(line).to_have_class(re.compile(r"\bopen\b"))
+    page.locator(f"label.key:has(input[name='{name}'][value='{value}'])").click()
+    expect(page.locator(f"input[name='{name}'][value='{value}']")).to_be_checked()
 
 
 def totals(page: Page) -> list[str]:
@@ -97,10 +109,21 @@ def test_correct_a_past_hand(page, live_server):
         bid(page, value)
     tricks(page, [0, 1, 0, 0])
     before = totals(page)
-    page.locator("#hand-1 th a").click()
+    # The row's button, named in words, 44 px high, in a sheet that does not scroll sideways.
+    correct = page.get_by_role("link", name="Correct hand 1")
+    assert correct.bounding_box()["height"] >= 44
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    correct.click()
     expect(page.locator("h1")).to_contain_text("Correct hand 1")
-    page.fill("input[name='values-1']", "0")
-    page.fill("input[name='values-0']", "1")
+    # The entry's keys: the bids in bid order (Anna deals, last), then the tricks, prefilled.
+    bidders = page.locator("#correct-bids ~ fieldset legend").all_inner_texts()
+    assert [name.split()[0] for name in bidders] == \
+        ["Bruno", "Carla", "Dario", "Anna"]
+    expect(page.locator("input[name='values-1'][value='1']")).to_be_checked()
+    key(page, "values-1", 0)
+    key(page, "values-0", 1)
+    shot(page, "navawhist-correction")
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
     page.get_by_role("button", name="Save the correction").click()
     expect(page.locator(".entry h2")).to_contain_text("Hand 2 of 16")
     after = totals(page)

@@ -16,7 +16,7 @@ from playwright.sync_api import Page, expect
 from ..test_notices_web import remove
 from .conftest import SHOTS, invitation_path, settled, take_pen
 from .test_entry_flow import in_view
-from .test_navawhist_browser import bid, create_match, tricks
+from .test_navawhist_browser import bid, create_match, key, tricks
 
 pytestmark = pytest.mark.browser
 
@@ -112,7 +112,7 @@ def test_a_stale_correction_keeps_its_values_and_says_why(page, live_server, tab
     match_id = table.new_match("navawhist", NAMES)
     table.play_navawhist(match_id, [0, 0, 0, 0], [1, 0, 0, 0])
     joined(page, live_server, table, match_id)
-    page.locator("#hand-1 th a").click()
+    page.get_by_role("link", name="Correct hand 1").click()
     expect(page.locator("h1")).to_have_text("Correct hand 1")
     # The other phone corrects hand 1 first: Bruno took the trick.
     version = table.sheet(match_id)["version"]
@@ -121,8 +121,8 @@ def test_a_stale_correction_keeps_its_values_and_says_why(page, live_server, tab
             **{f"values-{i}": int(i == 1) for i in range(4)}}
     assert table.post(f"/matches/{match_id}/navawhist/1/edit", data).status_code == 303
     # This phone meant Carla took it, with hearts.
-    page.fill("input[name='values-0']", "0")
-    page.fill("input[name='values-2']", "1")
+    key(page, "values-0", 0)
+    key(page, "values-2", 1)
     page.locator(".trump-pick label.key", has_text="♥").click()
     page.get_by_role("button", name="Save the correction").click()
     message = page.locator("#entry-error")
@@ -132,7 +132,7 @@ def test_a_stale_correction_keeps_its_values_and_says_why(page, live_server, tab
     assert in_view(message)
     seen(page, "notice-stale-correction")
     for name, value in (("values-0", "0"), ("values-1", "0"), ("values-2", "1")):
-        expect(page.locator(f"input[name='{name}']")).to_have_value(value)
+        expect(page.locator(f"input[name='{name}'][value='{value}']")).to_be_checked()
     expect(page.locator("input[name=trump][value='♥']")).to_be_checked()
     # The sheet as it is now: the other phone's correction.
     expect(page.locator("#hand-1 td").nth(2)).to_contain_text("0/1")

@@ -251,3 +251,17 @@ def test_a_fortyfive_correction_has_the_entry_taps(table):
     assert response.status_code == 303
     live = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
     assert "Undo the correction of Hand 1" in live
+
+
+def test_tricks_overtaken_by_a_bid_are_not_said_saved_elsewhere(table):
+    match_id = table.new_match("navawhist", NAMES)
+    for seat, bid in ((1, 0), (2, 0), (3, 0), (0, 0)):
+        assert table.bid(match_id, bid, seat=seat).status_code == 303
+    sheet = table.sheet(match_id)
+    assert table.post(f"/matches/{match_id}/undo", {"version": sheet["version"]})\
+        .status_code == 303  # another phone takes Anna's bid back
+    response = table.post(f"/matches/{match_id}/navawhist/tricks", {
+        "version": sheet["version"], "number": 1, "action": "save", "trump": "",
+        "values-0": 1, "values-1": 0, "values-2": 0, "values-3": 0})
+    assert response.status_code == 409
+    assert "saved it first" not in notice(response.get_data(as_text=True))

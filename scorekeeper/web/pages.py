@@ -151,10 +151,10 @@ DELETED = N_("%(hand)s was deleted on another phone: your correction was not sav
 def not_saved(match: Match, typed: Typed | None) -> str | None:
     """What a refused entry of a hand another phone saved first did not store, and why ("Hand
     5: your entry (Anna 34, Bruno 21) was not saved: another phone saved it first."); None when
-    that hand is not stored (what changed is then said by :func:`elsewhere_notice`). Read
-    after the refused change is rolled back."""
+    that hand is not a whole row of the sheet (what changed, a Navawhist bid say, is then said
+    by :func:`elsewhere_notice`). Read after the refused change is rolled back."""
     if typed is None or not isinstance(typed.number, int) \
-            or not 1 <= typed.number <= len(stored_hands(match)):
+            or not 1 <= typed.number <= len(compute_sheet(match).rows):
         return None
     hand = _(spec_of(match.game).words.numbered, n=typed.number)
     values = ", ".join(f"{match.names[seat]} {value}" for seat, value in typed.values.items()

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import io
 import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -225,6 +227,17 @@ def test_the_committed_schema_is_what_the_models_give():
     assert (ROOT / "docs" / "export-schema.json").read_text() == schema.text(), (
         "python -c 'from scorekeeper.engine.schema import text; print(text(), end=\"\")' "
         "> docs/export-schema.json")
+
+
+def test_a_worker_without_docstrings_serves_the_same_schema():
+    """A served worker runs as ``python -OO`` (docs/architecture.md): the descriptions must
+    not be docstrings."""
+    served = subprocess.run(
+        [sys.executable, "-OO", "-c",
+         "import sys; from scorekeeper.engine.schema import text; sys.stdout.write(text())"],
+        cwd=ROOT, capture_output=True, text=True, check=True, encoding="utf-8").stdout
+    assert served == (ROOT / "docs" / "export-schema.json").read_text()
+    assert '"description": "A backup file: tables with their matches."' in served
 
 
 KEYWORDS = {"$schema", "title", "description", "anyOf", "$defs", "$ref", "type",

@@ -36,6 +36,17 @@ def _text(limit: int, what: str) -> Any:
     return Annotated[str, Meta(max_length=4 * limit, description=what)]
 
 
+def described(text: str) -> Any:
+    """A struct's description in the JSON Schema: not its docstring, which a worker (run
+    with ``python -OO``) does not have."""
+
+    def describe(cls: type) -> type:
+        cls.__doc__ = text
+        return cls
+
+    return describe
+
+
 Id = Annotated[str, Meta(pattern=f"^{MATCH_ID.pattern}$", description="a match's or a "
                          "table's address")]
 Token = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
@@ -53,9 +64,8 @@ Inputs = Annotated[dict[str, Any], Meta(description=(
         {"trick_winners": [0, 1, 2, 0, 3], "bonus_seat": 1}, {"placed": 36, "seat": 0}])]
 
 
+@described("A phone that is a member of a table (only in an instance's backup).")
 class Phone(Struct):
-    """A phone that is a member of a table (only in an instance's backup)."""
-
     device: Token
     joined_at: datetime
     last_seen: datetime
@@ -63,9 +73,8 @@ class Phone(Struct):
     keeper: bool = False
 
 
+@described("A table: its secret proves that a match comes from it.")
 class TableEntry(Struct):
-    """A table: its secret proves that a match comes from it."""
-
     id: str
     name: _text(TABLE_NAME_LENGTH, "the table's name")
     secret: Token
@@ -73,18 +82,17 @@ class TableEntry(Struct):
     phones: Annotated[list[Phone], Meta(max_length=MAX_PHONES)] = []
 
 
+@described("A hand (a deal, a game) as stored.")
 class HandEntry(Struct):
-    """A hand (a deal, a game) as stored."""
-
     number: Annotated[int, Meta(ge=1, le=MAX_HANDS)]
     data: Inputs
     created_at: datetime
     updated_at: datetime
 
 
+@described("A change of who plays (docs/rules.md#people-who-come-and-go), its person "
+           "by name.")
 class RosterChange(Struct, forbid_unknown_fields=True, omit_defaults=True):
-    """A change of who plays (docs/rules.md#people-who-come-and-go), its person by name."""
-
     kind: Literal["join", "sit_out", "back", "substitute", "leave"]
     after: Count | None = None
     seat: Count | None = None
@@ -92,9 +100,9 @@ class RosterChange(Struct, forbid_unknown_fields=True, omit_defaults=True):
     person: Name | None = None
 
 
+@described("A change of the match's history: a hand (number 0: who plays) before and "
+           "after.")
 class HistoryEntry(Struct):
-    """A change of the match's history: a hand (number 0: who plays) before and after."""
-
     number: Annotated[int, Meta(ge=0, le=MAX_HANDS)]
     kind: Literal["enter", "correct", "undo", "redo"]
     created_at: datetime
@@ -103,9 +111,9 @@ class HistoryEntry(Struct):
     undone: bool = False
 
 
+@described("A match of a backup: what was entered; every score is computed from it "
+           "again.")
 class MatchEntry(Struct):
-    """A match of a backup: what was entered; every score is computed from it again."""
-
     id: Id
     game: str
     options: dict[str, Any]
@@ -125,9 +133,8 @@ class MatchEntry(Struct):
     history: Annotated[list[HistoryEntry], Meta(max_length=MAX_CHANGES)] = []
 
 
+@described("A backup file: tables with their matches.")
 class Backup(Struct):
-    """A backup file: tables with their matches."""
-
     format: Literal["scorekeeper/2"]
     tables: list[TableEntry]
     matches: list[MatchEntry]
@@ -141,6 +148,7 @@ class Holder(Struct):
     hands: int
 
 
+@described("A seat: who holds it and held it, its state, entry total and credit.")
 class PlayerLine(Struct):
     seat: int
     name: str
@@ -162,6 +170,8 @@ class Mark(Struct):
     total: int | None
 
 
+@described("A hand of the sheet: as entered (inputs), its points and running totals "
+           "by column, each seat's note and presence.")
 class Row(Struct):
     number: int
     dealer: int | None
@@ -189,10 +199,9 @@ class NextHand(Struct):
     info: dict[str, Any]
 
 
+@described("A match computed by its rules: its players, each hand as entered with its "
+           "points, the totals and places; details and next.info are each game's own.")
 class MatchSheet(Struct):
-    """A match computed by its rules: players, each hand with what was entered and its
-    points, totals, places; ``details`` and ``next.info`` are each game's own."""
-
     format: Literal["scorekeeper/2"]
     id: str
     game: str

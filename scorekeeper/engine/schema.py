@@ -20,7 +20,7 @@ from flask_babel import gettext as _
 from msgspec import Meta, Struct
 
 from ..models import MATCH_ID, NAME_LENGTH, PLACE_LENGTH, TABLE_NAME_LENGTH
-from ..rules.roster import Presence
+from ..rules.roster import Kind, Presence, SeatState
 
 FORMAT = "scorekeeper/2"
 OLD_FORMAT = "scorekeeper-backup"  # backups written before (versions 1 and 2): still read
@@ -52,7 +52,10 @@ Id = Annotated[str, Meta(pattern=f"^{MATCH_ID.pattern}$", description="a match's
 Token = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 Name = _text(NAME_LENGTH, "a person's name")
 Count = Annotated[int, Meta(ge=0, le=MAX_INT)]
+# The rules' codes (rules/roster.py), by value.
+Kinds = Literal[tuple(k.value for k in Kind)]  # type: ignore[valid-type]
 Presences = Literal[tuple(p.value for p in Presence)]  # type: ignore[valid-type]
+States = Literal[tuple(s.value for s in SeatState)]  # type: ignore[valid-type]
 Inputs = Annotated[dict[str, Any], Meta(description=(
     "A hand as entered, read by its game's rules (docs/rules.md): Navawhist's bids, tricks "
     "and trump; Quarantotto's and Scala 40's closer and points (Scala 40's never_opened, "
@@ -93,7 +96,7 @@ class HandEntry(Struct):
 @described("A change of who plays (docs/rules.md#people-who-come-and-go), its person "
            "by name.")
 class RosterChange(Struct, forbid_unknown_fields=True, omit_defaults=True):
-    kind: Literal["join", "sit_out", "back", "substitute", "leave"]
+    kind: Kinds
     after: Count | None = None
     seat: Count | None = None
     at: Count | None = None
@@ -135,7 +138,7 @@ class MatchEntry(Struct):
 
 @described("A backup file: tables with their matches.")
 class Backup(Struct):
-    format: Literal["scorekeeper/2"]
+    format: Literal[FORMAT]
     tables: list[TableEntry]
     matches: list[MatchEntry]
 
@@ -153,7 +156,7 @@ class PlayerLine(Struct):
     seat: int
     name: str
     turn: int
-    state: str
+    state: States
     entry: int | None
     left_after: int | None
     held_by: list[Holder]
@@ -161,7 +164,7 @@ class PlayerLine(Struct):
 
 
 class Mark(Struct):
-    kind: Literal["join", "sit_out", "back", "substitute", "leave"]
+    kind: Kinds
     seat: int
     name: str
     from_hand: int
@@ -202,7 +205,7 @@ class NextHand(Struct):
 @described("A match computed by its rules: its players, each hand as entered with its "
            "points, the totals and places; details and next.info are each game's own.")
 class MatchSheet(Struct):
-    format: Literal["scorekeeper/2"]
+    format: Literal[FORMAT]
     id: str
     game: str
     options: dict[str, Any]

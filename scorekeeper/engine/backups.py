@@ -1,10 +1,13 @@
 """Nothing lost: a match's history, its CSV, and backups of tables or a whole instance.
 
-A backup is JSON holding the tables of a phone (or, from the command line, every table with
+A backup is JSON in the export format "scorekeeper/2" (its shape declared in
+:mod:`.schema`) holding the tables of a phone (or, from the command line, every table with
 its phones): each table's secret, which proves membership, and its matches with their
-players, options and the raw inputs of each hand. Importing checks each match with the
-rules engine and adds the ones this instance does not have yet; a match whose address is
-taken by another is added as a copy under a new address (see :class:`Targets`).
+players, options and the raw inputs of each hand. Importing reads each match through the
+format's struct, checks it with the rules engine and adds the ones this instance does not
+have yet; a match whose address is taken by another is added as a copy under a new address
+(see :class:`Targets`). A file written before the format (``scorekeeper-backup``) is read
+the same way.
 
 A table's entry carries its secret. Importing it where the table exists with the same
 secret proves that the backup comes from that table: its matches already here are skipped

@@ -70,8 +70,11 @@ from .schema import (
     MAX_HANDS,
     MAX_PHONES,
     OLD_FORMAT,
+    HandEntry,
+    HistoryEntry,
     MatchEntry,
     Phone,
+    RosterChange,
     TableEntry,
     read,
 )
@@ -109,10 +112,6 @@ BATCH_ROWS = 2_000
 EXPORT_BATCH = 200  # matches read from the database at a time for an export
 
 
-def _time(value: datetime) -> str:
-    return value.isoformat()
-
-
 def export_text(table_ids: list[str] | None, *, phones: bool = False) -> Iterator[str]:
     """Every table (``table_ids`` None) or the listed ones with their matches, as the JSON
     text of a backup file, in pieces; with ``phones``, the phones of each table too.
@@ -133,10 +132,10 @@ def export_text(table_ids: list[str] | None, *, phones: bool = False) -> Iterato
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return msgspec.json.encode(value).decode()
 
 
-def _match_batches(table_ids: list[str] | None) -> Iterator[list[dict[str, Any]]]:
+def _match_batches(table_ids: list[str] | None) -> Iterator[list[MatchEntry]]:
     """The matches as backup entries, oldest first, ``EXPORT_BATCH`` at a time (the session
     forgets a batch once nothing refers to it)."""
     query = select(Match.id).order_by(Match.created_at, Match.id)
@@ -190,24 +189,19 @@ def _history_part(part: dict[str, Any] | None, number: int,
     return {"roster": _with_people(part.get("roster") or [], people)}
 
 
-def _match_entry(m: Match, changes: list[Change], people: dict[int, str]) -> dict[str, Any]:
-    return {
-        "id": m.id, "table": m.table_id, "game": m.game, "options": m.options,
-        "first_dealer": m.first_dealer,
-        "place": m.place, "lang": m.lang, "finished": m.finished, "locked": m.locked,
-        "abandoned": m.abandoned, "version": m.version,
-        "created_at": _time(m.created_at), "updated_at": _time(m.updated_at),
-        "players": m.names,
-        "hands": [{"number": h.number, "data": h.data, "created_at": _time(h.created_at),
-                   "updated_at": _time(h.updated_at)} for h in m.hands],
+def _match_entry(m: Match, changes: list[Change], people: dict[int, str]) -> MatchEntry:
+    return MatchEntry(
+        id=m.id, table=m.table_id, game=m.game, options=m.options,
+        first_dealer=m.first_dealer, place=m.place, lang=m.lang, finished=m.finished,
+        locked=m.locked, abandoned=m.abandoned, version=m.version,
+        created_at=m.created_at, updated_at=m.updated_at, players=m.names,
+        hands=[HandEntry(h.number, h.data, h.created_at, h.updated_at) for h in m.hands],
         # Who came and went, people by name (absent from a backup made before).
-        "roster": _with_people(m.roster, people),
-        "history": [{"number": c.number, "kind": c.kind,
-                     "old": _history_part(c.old, c.number, people),
-                     "new": _history_part(c.new, c.number, people),
-                     "undone": c.undone, "created_at": _time(c.created_at)}
-                    for c in changes],
-    }
+        roster=[RosterChange(**change) for change in _with_people(m.roster, people)],
+        history=[HistoryEntry(c.number, c.kind, c.created_at,
+                              _history_part(c.old, c.number, people),
+                              _history_part(c.new, c.number, people), c.undone)
+                 for c in changes])
 
 
 class BackupError(ValueError):
@@ -580,30 +574,23 @@ def _checked(entry: Any) -> dict[str, Any]:
     }
 
 
-def table_entries(table_ids: list[str] | None, *, phones: bool) -> list[dict[str, Any]]:
+def table_entries(table_ids: list[str] | None, *, phones: bool) -> list[TableEntry]:
     """The tables as backup entries; with ``phones``, their members' device ids too (only
     for a backup of the whole instance: a device id is a phone's identity)."""
     query = select(Table).order_by(Table.created_at, Table.id)
     if table_ids is not None:
         query = query.where(Table.id.in_(table_ids))
-    members: dict[str, list[dict[str, Any]]] = {}
+    members: dict[str, list[Phone]] = {}
     if phones:
         every = select(Membership, Device).join(Device, Device.id == Membership.device_id) \
             .order_by(Membership.joined_at, Device.id)
         if table_ids is not None:
             every = every.where(Membership.table_id.in_(table_ids))
         for m, device in db.session.execute(every):
-            members.setdefault(m.table_id, []).append({
-                "device": device.token, "name": m.name, "joined_at": m.joined_at.isoformat(),
-                "last_seen": m.last_seen.isoformat(), "keeper": m.keeper})
-    entries = []
-    for table in db.session.scalars(query):
-        entry = {"id": table.id, "name": table.name, "secret": table.secret,
-                 "created_at": table.created_at.isoformat()}
-        if phones:
-            entry["phones"] = members.get(table.id, [])
-        entries.append(entry)
-    return entries
+            members.setdefault(m.table_id, []).append(
+                Phone(device.token, m.joined_at, m.last_seen, m.name, m.keeper))
+    return [TableEntry(table.id, table.name, table.secret, table.created_at,
+                       members.get(table.id, [])) for table in db.session.scalars(query)]
 
 
 class Targets:

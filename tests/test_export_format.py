@@ -21,6 +21,7 @@ from scorekeeper.models import Match
 from .conftest import Table, count, migrated_app
 from .test_fortyfive_web import HELPER_TRICKS, TRUMP, FortyFive
 from .test_people_web import change
+from .test_tournaments_web import Organiser, table_phone
 
 ROOT = Path(__file__).resolve().parent.parent
 BEFORE = ROOT / "tests" / "data" / "backup-before-scorekeeper-2.json"  # written by 0652e79
@@ -136,6 +137,20 @@ def test_the_command_line_s_backup_of_an_instance_follows_the_format(app, table,
     backup = decoded(out.read_bytes(), Backup)
     assert [len(t.phones) for t in backup.tables] == [1] and backup.tables[0].phones[0].keeper
     assert len(backup.matches) == 5
+
+
+def test_a_tournament_s_matches_follow_the_format(app):
+    organiser = Organiser(app.test_client(), app)
+    tournament = organiser.create("navawhist", [f"Entrant {n}" for n in range(8)])
+    keeps = organiser.seat(tournament)
+    phone = table_phone(app, keeps[0])
+    phone.play_navawhist(phone.match_id, [1, 0, 0, 0], [1, 0, 0, 0])
+    sheet = decoded(phone.client.get(f"/matches/{phone.match_id}.json").data, MatchSheet)
+    assert sheet.hands[0].inputs["bids"] == [1, 0, 0, 0]
+    backup = decoded(organiser.client.get("/backup.json").data, Backup)
+    played = {m.id: m for m in backup.matches}
+    assert len(played) == 1 + len(keeps)  # the organiser's own match and each table's
+    assert [h.data["tricks"] for h in played[phone.match_id].hands] == [[1, 0, 0, 0]]
 
 
 # -- Backups written before, and in the format ----------------------------------------------

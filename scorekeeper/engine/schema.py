@@ -52,6 +52,9 @@ Id = Annotated[str, Meta(pattern=f"^{MATCH_ID.pattern}$", description="a match's
 Token = Annotated[str, Meta(pattern=r"^[A-Za-z0-9_-]{1,32}$")]
 Name = _text(NAME_LENGTH, "a person's name")
 Count = Annotated[int, Meta(ge=0, le=MAX_INT)]
+When = Annotated[datetime, Meta(description=(
+    "A moment in UTC, written without an offset (2026-03-01T20:15:00.123456); one given with "
+    "an offset is converted. From 2000 to 2100."))]
 # The rules' codes (rules/roster.py), by value.
 Kinds = Literal[tuple(k.value for k in Kind)]  # type: ignore[valid-type]
 Presences = Literal[tuple(p.value for p in Presence)]  # type: ignore[valid-type]
@@ -70,8 +73,8 @@ Inputs = Annotated[dict[str, Any], Meta(description=(
 @described("A phone that is a member of a table (only in an instance's backup).")
 class Phone(Struct):
     device: Token
-    joined_at: datetime
-    last_seen: datetime
+    joined_at: When
+    last_seen: When
     name: _text(NAME_LENGTH, "the phone's name at its table") | None = None
     keeper: bool = False
 
@@ -81,7 +84,7 @@ class TableEntry(Struct):
     id: str
     name: _text(TABLE_NAME_LENGTH, "the table's name")
     secret: Token
-    created_at: datetime | None = None
+    created_at: When | None = None
     phones: Annotated[list[Phone], Meta(max_length=MAX_PHONES)] = []
 
 
@@ -89,8 +92,8 @@ class TableEntry(Struct):
 class HandEntry(Struct):
     number: Annotated[int, Meta(ge=1, le=MAX_HANDS)]
     data: Inputs
-    created_at: datetime
-    updated_at: datetime
+    created_at: When
+    updated_at: When
 
 
 @described("A change of who plays (docs/rules.md#people-who-come-and-go), its person "
@@ -108,7 +111,7 @@ class RosterChange(Struct, forbid_unknown_fields=True, omit_defaults=True):
 class HistoryEntry(Struct):
     number: Annotated[int, Meta(ge=0, le=MAX_HANDS)]
     kind: Literal["enter", "correct", "undo", "redo"]
-    created_at: datetime
+    created_at: When
     old: Inputs | None = None
     new: Inputs | None = None
     undone: bool = False
@@ -122,8 +125,8 @@ class MatchEntry(Struct):
     options: dict[str, Any]
     first_dealer: Count
     players: Annotated[list[Name], Meta(min_length=1, max_length=20)]
-    created_at: datetime
-    updated_at: datetime
+    created_at: When
+    updated_at: When
     hands: Annotated[list[HandEntry], Meta(max_length=MAX_HANDS)]
     table: str | None = None
     place: _text(PLACE_LENGTH, "where it was played") | None = None

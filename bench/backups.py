@@ -45,7 +45,7 @@ def backup(matches: int, hands: int, *, seed: int = 1, phones: int = 0,
     entry = {"id": table, "name": "Bar Sport", "secret": "s" * 22, "created_at": WHEN,
              "phones": [{"device": f"device{n:016d}", "name": None, "joined_at": WHEN,
                          "last_seen": WHEN} for n in range(phones)]}
-    return {"format": "scorekeeper-backup", "version": 2, "tables": [entry], "matches": [
+    return {"format": "scorekeeper/2", "tables": [entry], "matches": [
         match_entry(n, quarantotto_hands(hands, 4, rng), table) for n in range(matches)]}
 
 
@@ -75,4 +75,4 @@ def at_caps(caps: Any, seed: int = 1) -> dict[str, Any]:
             change = history[index % per_match]
             history.append({**change, "kind": "correct", "old": change["new"]})
         matches.append(entry)
-    return {"format": "scorekeeper-backup", "version": 2, "tables": tables, "matches": matches}
+    return {"format": "scorekeeper/2", "tables": tables, "matches": matches}

@@ -1,10 +1,13 @@
 """Nothing lost: a match's history, its CSV, and backups of tables or a whole instance.
 
-A backup is JSON holding the tables of a phone (or, from the command line, every table with
+A backup is JSON in the export format "scorekeeper/2" (its shape declared in
+:mod:`.schema`) holding the tables of a phone (or, from the command line, every table with
 its phones): each table's secret, which proves membership, and its matches with their
-players, options and the raw inputs of each hand. Importing checks each match with the
-rules engine and adds the ones this instance does not have yet; a match whose address is
-taken by another is added as a copy under a new address (see :class:`Targets`).
+players, options and the raw inputs of each hand. Importing reads each match through the
+format's struct, checks it with the rules engine and adds the ones this instance does not
+have yet; a match whose address is taken by another is added as a copy under a new address
+(see :class:`Targets`). A file written before the format (``scorekeeper-backup``) is read
+the same way.
 
 A table's entry carries its secret. Importing it where the table exists with the same
 secret proves that the backup comes from that table: its matches already here are skipped
@@ -26,13 +29,13 @@ from __future__ import annotations
 import hmac
 import json
 import math
-import re
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
+import msgspec
 from flask_babel import gettext as _
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.exc import DataError, IntegrityError
@@ -61,14 +64,22 @@ from ..models import (
 )
 from ..rules import GAMES, N_
 from .history import ROSTER, table_name
+from .schema import (
+    FORMAT,
+    MAX_CHANGES,
+    MAX_HANDS,
+    MAX_PHONES,
+    OLD_FORMAT,
+    HandEntry,
+    HistoryEntry,
+    MatchEntry,
+    Phone,
+    RosterChange,
+    TableEntry,
+    read,
+)
 
-FORMAT = "scorekeeper-backup"
-KINDS = ("enter", "correct", "undo", "redo")
-
-# What one match of a backup may hold, and one table.
-MAX_HANDS = 5_000
-MAX_CHANGES = 20_000  # history entries
-MAX_PHONES = 200
+FORMATS = (FORMAT, OLD_FORMAT)
 
 
 @dataclass(frozen=True)
@@ -99,12 +110,6 @@ LATEST = datetime(2101, 1, 1)
 # Rows (matches, seats, hands, history entries) written in one transaction.
 BATCH_ROWS = 2_000
 EXPORT_BATCH = 200  # matches read from the database at a time for an export
-TOKEN = re.compile(r"[A-Za-z0-9_-]{1,32}")  # a phone's id, a table's secret
-MAX_INT = 2**31 - 1
-
-
-def _time(value: datetime) -> str:
-    return value.isoformat()
 
 
 def export_text(table_ids: list[str] | None, *, phones: bool = False) -> Iterator[str]:
@@ -114,7 +119,7 @@ def export_text(table_ids: list[str] | None, *, phones: bool = False) -> Iterato
     One table or match a line, each written compactly: the file is about the size of what
     is stored (an indented file grows with the nesting of what it holds), and a large
     instance is read a few hundred matches at a time, never whole."""
-    yield f'{{"format": "{FORMAT}", "version": 2, "tables": ['
+    yield f'{{"format": "{FORMAT}", "tables": ['
     for index, entry in enumerate(table_entries(table_ids, phones=phones)):
         yield ("," if index else "") + "\n" + _compact(entry)
     yield '],\n"matches": ['
@@ -127,10 +132,10 @@ def export_text(table_ids: list[str] | None, *, phones: bool = False) -> Iterato
 
 
 def _compact(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return msgspec.json.encode(value).decode()
 
 
-def _match_batches(table_ids: list[str] | None) -> Iterator[list[dict[str, Any]]]:
+def _match_batches(table_ids: list[str] | None) -> Iterator[list[MatchEntry]]:
     """The matches as backup entries, oldest first, ``EXPORT_BATCH`` at a time (the session
     forgets a batch once nothing refers to it)."""
     query = select(Match.id).order_by(Match.created_at, Match.id)
@@ -184,24 +189,19 @@ def _history_part(part: dict[str, Any] | None, number: int,
     return {"roster": _with_people(part.get("roster") or [], people)}
 
 
-def _match_entry(m: Match, changes: list[Change], people: dict[int, str]) -> dict[str, Any]:
-    return {
-        "id": m.id, "table": m.table_id, "game": m.game, "options": m.options,
-        "first_dealer": m.first_dealer,
-        "place": m.place, "lang": m.lang, "finished": m.finished, "locked": m.locked,
-        "abandoned": m.abandoned, "version": m.version,
-        "created_at": _time(m.created_at), "updated_at": _time(m.updated_at),
-        "players": m.names,
-        "hands": [{"number": h.number, "data": h.data, "created_at": _time(h.created_at),
-                   "updated_at": _time(h.updated_at)} for h in m.hands],
+def _match_entry(m: Match, changes: list[Change], people: dict[int, str]) -> MatchEntry:
+    return MatchEntry(
+        id=m.id, table=m.table_id, game=m.game, options=m.options,
+        first_dealer=m.first_dealer, place=m.place, lang=m.lang, finished=m.finished,
+        locked=m.locked, abandoned=m.abandoned, version=m.version,
+        created_at=m.created_at, updated_at=m.updated_at, players=m.names,
+        hands=[HandEntry(h.number, h.data, h.created_at, h.updated_at) for h in m.hands],
         # Who came and went, people by name (absent from a backup made before).
-        "roster": _with_people(m.roster, people),
-        "history": [{"number": c.number, "kind": c.kind,
-                     "old": _history_part(c.old, c.number, people),
-                     "new": _history_part(c.new, c.number, people),
-                     "undone": c.undone, "created_at": _time(c.created_at)}
-                    for c in changes],
-    }
+        roster=[RosterChange(**change) for change in _with_people(m.roster, people)],
+        history=[HistoryEntry(c.number, c.kind, c.created_at,
+                              _history_part(c.old, c.number, people),
+                              _history_part(c.new, c.number, people), c.undone)
+                 for c in changes])
 
 
 class BackupError(ValueError):
@@ -241,7 +241,7 @@ def read_backup(raw: bytes | str, caps: Caps = UPLOAD) -> dict[str, Any]:
     """The backup in ``raw``, its shape and size checked against ``caps``; BackupError
     saying what is wrong.
 
-    >>> read_backup('{"format": "scorekeeper-backup", "matches": []}')["matches"]
+    >>> read_backup('{"format": "scorekeeper/2", "matches": []}')["matches"]
     []
     """
     try:
@@ -253,7 +253,7 @@ def read_backup(raw: bytes | str, caps: Caps = UPLOAD) -> dict[str, Any]:
         raise
     except ValueError:  # UnicodeDecodeError and JSONDecodeError among them
         raise BackupError(_("This file is not a Scorekeeper backup.")) from None
-    if not isinstance(data, dict) or data.get("format") != FORMAT \
+    if not isinstance(data, dict) or data.get("format") not in FORMATS \
             or not isinstance(data.get("matches"), list):
         raise BackupError(_("This file is not a Scorekeeper backup."))
     matches = data["matches"]
@@ -302,7 +302,7 @@ def import_matches(data: Any, *, joining: Callable[[], Device] | None = None,
     transaction of its own, so that other phones' saves wait at most for one batch. A
     match whose entry is wrong is left out and named in the problems.
     """
-    if not isinstance(data, dict) or data.get("format") != FORMAT \
+    if not isinstance(data, dict) or data.get("format") not in FORMATS \
             or not isinstance(data.get("matches"), list):
         raise BackupError(_("This file is not a Scorekeeper backup."))
     db.session.commit()  # what the request did before is its own
@@ -473,48 +473,29 @@ def _players(placed: list[tuple[dict[str, Any], Any]]) -> dict[tuple[str, str], 
     return ids
 
 
-def _text(value: Any, limit: int, what: str, *, empty: bool = False) -> str:
+def _text(value: str, limit: int, what: str, *, empty: bool = False) -> str:
     """``value`` cleaned as names are stored (:func:`~scorekeeper.models.clean_name`),
     readable and at most ``limit`` characters long once cleaned, or ValueError."""
-    if not isinstance(value, str) or len(value) > 4 * limit or not fits(value, limit) \
-            or not (empty or value.strip()):
+    if not fits(value, limit) or not (empty or value.strip()):
         raise ValueError(_("bad %(what)s", what=what))
     return clean_name(value)
 
 
-def _whole(value: Any, low: int, high: int, what: str) -> int:
-    """``value`` as an int in low..high, or ValueError."""
-    if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
-        raise ValueError(_("bad %(what)s", what=what))
-    return value
-
-
-def _when(value: Any) -> datetime:
+def _when(moment: datetime) -> datetime:
     """A date of the backup as stored: in UTC, without its offset, from 2000 to 2100."""
-    if not isinstance(value, str) or len(value) > 40:
-        raise ValueError(_("bad %(what)s", what="date"))
-    moment = datetime.fromisoformat(value)
-    if not EARLIEST.year - 1 <= moment.year <= LATEST.year:
-        raise ValueError(_("the date %(value)s is not between 2000 and 2100", value=value))
-    if moment.tzinfo is not None:
+    if moment.tzinfo is not None and EARLIEST.year - 1 <= moment.year <= LATEST.year:
         moment = moment.astimezone(UTC).replace(tzinfo=None)
-    if not EARLIEST <= moment < LATEST:
-        raise ValueError(_("the date %(value)s is not between 2000 and 2100", value=value))
+    if not EARLIEST <= moment.replace(tzinfo=None) < LATEST:
+        raise ValueError(_("the date %(value)s is not between 2000 and 2100",
+                           value=moment.isoformat()))
     return moment
 
 
-def _list(value: Any, limit: int, what: str) -> list[Any]:
-    """``value`` as a list of at most ``limit`` items, or ValueError."""
-    if not isinstance(value, list) or len(value) > limit:
-        raise ValueError(_("bad %(what)s", what=what))
-    return value
-
-
-def _inputs(value: Any, what: str) -> dict[str, Any]:
-    """``value`` (a hand's inputs, or a history entry's value before or after) if it is a
-    mapping of plain values, lists and mappings nested at most ``MAX_DEPTH`` deep, holding
-    at most ``MAX_ITEMS`` values, its keys names; else ValueError."""
-    if not isinstance(value, dict) or _items(value, 1, what) > MAX_ITEMS:
+def _inputs(value: dict[str, Any], what: str) -> dict[str, Any]:
+    """``value`` (a hand's inputs, or a history entry's value before or after) if its lists
+    and mappings nest at most ``MAX_DEPTH`` deep, holding at most ``MAX_ITEMS`` values,
+    its keys names; else ValueError."""
+    if _items(value, 1, what) > MAX_ITEMS:
         raise ValueError(_("bad %(what)s", what=what))
     return value
 
@@ -541,21 +522,20 @@ def _items(value: dict[str, Any] | list[Any], depth: int, what: str) -> int:
     return count
 
 
-def _checked(entry: dict[str, Any]) -> dict[str, Any]:
-    """One backup entry with every field checked and its hands checked by the rules, as
-    plain values; ValueError (or KeyError, TypeError) naming what is wrong. Reads nothing
-    from the database."""
-    match_id = entry["id"]
-    if not isinstance(match_id, str) or not MATCH_ID.fullmatch(match_id):
-        raise ValueError(_("bad %(what)s", what="id"))
-    if entry["game"] not in GAMES:
+def _checked(entry: Any) -> dict[str, Any]:
+    """One backup entry read as a :class:`~.schema.MatchEntry`, what the schema cannot say
+    checked here and its hands by the rules, as plain values; ValueError naming what is
+    wrong. Reads nothing from the database."""
+    m: MatchEntry = read(entry, MatchEntry, "match")
+    if m.game not in GAMES:
         raise ValueError(_("unknown game"))
-    game = GAMES[entry["game"]]
-    # Every seat, those of the players who joined it after the first ones (at most as many
-    # again as the game's most: each a leaver's place taken).
-    names = [_text(n, NAME_LENGTH, "name")
-             for n in _list(entry["players"], 2 * game.max_players, "players")]
-    roster = [_roster_change(c) for c in _list(entry.get("roster", []), MAX_CHANGES, "roster")]
+    game = GAMES[m.game]
+    # Every seat, those of the players who joined it after the first ones.
+    names = [_text(n, NAME_LENGTH, "name") for n in m.players]
+    roster = [msgspec.to_builtins(c) for c in m.roster]  # its person by name
+    for change in roster:
+        if "person" in change:
+            change["person"] = _text(change["person"], NAME_LENGTH, "name")
     joiners = [c["person"] for c in roster if c["kind"] == "join"]
     players = len(names) - len(joiners)
     if not game.min_players <= players <= game.max_players \
@@ -563,90 +543,54 @@ def _checked(entry: dict[str, Any]) -> dict[str, Any]:
         raise ValueError(_("bad %(what)s", what="players"))
     if len({name_key(n) for n in names}) != len(names):
         raise ValueError(_("a player is in this match twice"))
-    options = game.clean_options(players, dict(entry["options"]))
-    first_dealer = _whole(entry["first_dealer"], 0, players - 1, "first dealer")
-    place = entry.get("place")
-    hands = sorted(_list(entry["hands"], MAX_HANDS, "hands"),
-                   key=lambda h: _whole(h["number"], 1, MAX_HANDS, "hand"))
-    if [h["number"] for h in hands] != list(range(1, len(hands) + 1)):
+    options = game.clean_options(players, m.options)
+    if m.first_dealer >= players:
+        raise ValueError(_("bad %(what)s", what="first dealer"))
+    hands = sorted(m.hands, key=lambda h: h.number)
+    if [h.number for h in hands] != list(range(1, len(hands) + 1)):
         raise ValueError(_("the hands are not numbered 1, 2, 3..."))
-    inputs = [_inputs(h["data"], "hand") for h in hands]
-    sheet = game.build_sheet(players, inputs, first_dealer=first_dealer,
+    inputs = [_inputs(h.data, "hand") for h in hands]
+    sheet = game.build_sheet(players, inputs, first_dealer=m.first_dealer,
                              **({"roster": roster} if roster else {}), **options)
-    history = []
-    for c in _list(entry.get("history", []), MAX_CHANGES, "history"):
-        if c["kind"] not in KINDS:
-            raise ValueError(_("bad %(what)s", what="history"))
-        history.append({"number": _whole(c["number"], ROSTER, MAX_HANDS, "hand"),
-                        "kind": c["kind"],
-                        "old": None if c["old"] is None else _inputs(c["old"], "history"),
-                        "new": None if c["new"] is None else _inputs(c["new"], "history"),
-                        "undone": bool(c["undone"]), "created_at": _when(c["created_at"])})
-    version = entry.get("version")
-    if not isinstance(version, int) or isinstance(version, bool) \
-            or not len(history) <= version <= MAX_INT:
-        version = len(history)  # one change a version: a sheet cached for it is this one
+    history = [{"number": c.number, "kind": c.kind, "undone": c.undone,
+                "old": None if c.old is None else _inputs(c.old, "history"),
+                "new": None if c.new is None else _inputs(c.new, "history"),
+                "created_at": _when(c.created_at)} for c in m.history]
+    # One change a version: a sheet cached for a version is this one.
+    version = len(history) if m.version is None or m.version < len(history) else m.version
     return {
-        "id": match_id, "table": entry.get("table"), "game": game.key, "names": names,
-        "options": options, "first_dealer": first_dealer,
-        "place": None if place is None else _text(place, PLACE_LENGTH, "place", empty=True)
-        or None,
-        "lang": entry.get("lang") if entry.get("lang") in ("en", "it") else "en",
-        "created_at": _when(entry["created_at"]), "updated_at": _when(entry["updated_at"]),
-        "finished": sheet.finished, "locked": bool(entry.get("locked", sheet.finished)),
-        "abandoned": entry.get("abandoned") is True, "version": version,
-        "hands": [(h["number"], data, _when(h["created_at"]), _when(h["updated_at"]))
+        "id": m.id, "table": m.table, "game": game.key, "names": names,
+        "options": options, "first_dealer": m.first_dealer,
+        "place": None if m.place is None else _text(m.place, PLACE_LENGTH, "place",
+                                                    empty=True) or None,
+        "lang": m.lang if m.lang in ("en", "it") else "en",
+        "created_at": _when(m.created_at), "updated_at": _when(m.updated_at),
+        "finished": sheet.finished, "locked": sheet.finished if m.locked is None else m.locked,
+        "abandoned": m.abandoned, "version": version,
+        "hands": [(h.number, data, _when(h.created_at), _when(h.updated_at))
                   for h, data in zip(hands, inputs, strict=True)],
         "history": history, "roster": roster,
         "people": sorted({c["person"] for c in roster if "person" in c}),
     }
 
 
-def _roster_change(value: Any) -> dict[str, Any]:
-    """A change of who plays from a backup, its person by name; the rules check the rest."""
-    if not isinstance(value, dict) or not set(value) <= {"after", "kind", "seat", "at",
-                                                         "person"}:
-        raise ValueError(_("bad %(what)s", what="roster"))
-    change = {key: _whole(v, 0, MAX_INT, key) for key, v in value.items()
-              if key in ("after", "seat", "at")}
-    if value.get("kind") not in ("join", "sit_out", "back", "substitute", "leave"):
-        raise ValueError(_("bad %(what)s", what="roster"))
-    change["kind"] = value["kind"]
-    if "person" in value:
-        change["person"] = _text(value["person"], NAME_LENGTH, "name")
-    return change
-
-
-def table_entries(table_ids: list[str] | None, *, phones: bool) -> list[dict[str, Any]]:
+def table_entries(table_ids: list[str] | None, *, phones: bool) -> list[TableEntry]:
     """The tables as backup entries; with ``phones``, their members' device ids too (only
     for a backup of the whole instance: a device id is a phone's identity)."""
     query = select(Table).order_by(Table.created_at, Table.id)
     if table_ids is not None:
         query = query.where(Table.id.in_(table_ids))
-    members: dict[str, list[dict[str, Any]]] = {}
+    members: dict[str, list[Phone]] = {}
     if phones:
         every = select(Membership, Device).join(Device, Device.id == Membership.device_id) \
             .order_by(Membership.joined_at, Device.id)
         if table_ids is not None:
             every = every.where(Membership.table_id.in_(table_ids))
         for m, device in db.session.execute(every):
-            members.setdefault(m.table_id, []).append({
-                "device": device.token, "name": m.name, "joined_at": m.joined_at.isoformat(),
-                "last_seen": m.last_seen.isoformat(), "keeper": m.keeper})
-    entries = []
-    for table in db.session.scalars(query):
-        entry = {"id": table.id, "name": table.name, "secret": table.secret,
-                 "created_at": table.created_at.isoformat()}
-        if phones:
-            entry["phones"] = members.get(table.id, [])
-        entries.append(entry)
-    return entries
-
-
-def _token(value: Any) -> str:
-    if not isinstance(value, str) or not TOKEN.fullmatch(value):
-        raise ValueError(_("bad %(what)s", what="table"))
-    return value
+            members.setdefault(m.table_id, []).append(
+                Phone(device.token, m.joined_at, m.last_seen, m.name, m.keeper))
+    return [TableEntry(table.id, table.name, table.secret, table.created_at,
+                       members.get(table.id, [])) for table in db.session.scalars(query)]
 
 
 class Targets:
@@ -713,8 +657,9 @@ class Targets:
         if entry is None:
             return Table(id=new_table_id(), name=table_name(names))
         table_id = entry["id"] if MATCH_ID.fullmatch(entry["id"]) else None
-        secret = _token(entry.get("secret"))
-        name = _text(entry.get("name"), TABLE_NAME_LENGTH, "table")
+        # Its phones are read one by one (finish): one that cannot be read is left out.
+        table: TableEntry = read({**entry, "phones": []}, TableEntry, "table")
+        secret, name = table.secret, _text(table.name, TABLE_NAME_LENGTH, "table")
         if table_id in secrets and hmac.compare_digest(secrets[table_id].encode(),
                                                        secret.encode()):
             return None
@@ -780,11 +725,10 @@ class Targets:
 def _phone(phone: Any) -> dict[str, Any] | None:
     """A phone of a backup table as a membership to restore, or None if it cannot be read."""
     try:
-        name = phone.get("name")
-        return {"device": _token(phone["device"]),
-                "name": None if name is None else _text(name, NAME_LENGTH, "phone",
-                                                        empty=True) or None,
-                "joined_at": _when(phone["joined_at"]), "last_seen": _when(phone["last_seen"]),
-                "keeper": phone.get("keeper") is True}
-    except (KeyError, TypeError, ValueError, AttributeError, OverflowError):
+        p: Phone = read(phone, Phone, "phone")
+        return {"device": p.device, "keeper": p.keeper,
+                "name": None if p.name is None else _text(p.name, NAME_LENGTH, "phone",
+                                                          empty=True) or None,
+                "joined_at": _when(p.joined_at), "last_seen": _when(p.last_seen)}
+    except ValueError:
         return None

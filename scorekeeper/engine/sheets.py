@@ -11,6 +11,7 @@ from ..db import db
 from ..models import Hand, Match, Player, TournamentTable
 from ..rules import GAMES, RuleError, Sheet
 from .cache import cache
+from .schema import FORMAT
 
 _HANDS = (select(Hand.__table__.c.data).where(Hand.__table__.c.match_id == bindparam("match"))
           .order_by(Hand.__table__.c.number))
@@ -134,6 +135,7 @@ def sheet_json(match: Match, sheet: Sheet) -> dict[str, Any]:
                 "credited": who(roster.credit[seat], seat)}
 
     return {
+        "format": FORMAT,  # engine/schema.py's MatchSheet
         "id": match.id,
         "game": match.game,
         "options": dict(sheet.options),

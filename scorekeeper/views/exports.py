@@ -24,6 +24,7 @@ from flask_babel import gettext as _
 from sqlalchemy import select
 
 from ..db import db
+from ..engine import schema
 from ..engine.cache import cache
 from ..engine.handrows import hand_lines
 from ..engine.printing import (
@@ -186,3 +187,15 @@ def match_json(match_id: str):
         response = jsonify(data)
     response.vary.add("Accept")
     return response
+
+
+@bp.get(f"/schema/{schema.FORMAT.replace('/', '-')}.json")
+def export_schema():
+    """The JSON Schema of the format of backups and matches' JSON (docs/export-schema.json),
+    the same for everyone until the app changes."""
+    response = make_response(schema.text())
+    response.mimetype = "application/schema+json"
+    response.cache_control.public = True
+    response.cache_control.max_age = 86400
+    response.add_etag()
+    return response.make_conditional(request)

@@ -6,7 +6,15 @@ from __future__ import annotations
 
 from typing import Any
 
+import msgspec
+
+from ..engine.schema import FORMAT, MatchSheet
+
 JSON = "application/json"
+# A match's sheet is the export format's (engine/schema.py), published whole at this address.
+SCHEMA_ADDRESS = f"/schema/{FORMAT.replace('/', '-')}.json"
+_SHEET, SHEET_PARTS = msgspec.json.schema_components(
+    [MatchSheet], ref_template="#/components/schemas/{name}")
 
 
 def _object(required: dict[str, Any], **extra: Any) -> dict[str, Any]:
@@ -51,11 +59,7 @@ SCHEMAS: dict[str, Any] = {
             "status": {"enum": ["in progress", "finished", "abandoned"]},
             "version": INTEGER, "created_at": STRING, "updated_at": STRING,
             "url": STRING})}}),
-    "Sheet": _object({
-        "id": STRING, "game": STRING, "options": OBJECT, "first_dealer": INTEGER,
-        "players": ARRAY, "changes": ARRAY, "columns": ARRAY, "hands": ARRAY,
-        "totals": ARRAY, "ranking": ARRAY, "winners": ARRAY, "status": STRING,
-        "details": OBJECT, "next": {"type": ["object", "null"]}, "version": INTEGER}),
+    "Sheet": {"$ref": "#/components/schemas/MatchSheet"}, **SHEET_PARTS,
     "History": _object({"match": STRING, "version": INTEGER, "entries": {
         "type": "array", "items": _object({"sentence": STRING, "at": STRING,
                                            "undone": BOOLEAN, "values": ARRAY})}}),
@@ -95,7 +99,8 @@ DESCRIPTION: dict[str, Any] = {
             "MatchPage", "The table's own matches, newest first, a page at a time",
             "table_id", "page", "limit"),
         "/tables/{table_id}/stats": _ok("Stats", "The table's statistics", "table_id"),
-        "/matches/{match_id}": _ok("Sheet", "A match's computed sheet", "match_id"),
+        "/matches/{match_id}": _ok("Sheet", f"A match's computed sheet, in the export "
+                                   f"format {FORMAT} ({SCHEMA_ADDRESS})", "match_id"),
         "/matches/{match_id}/history": _ok("History", "A match's history, newest first",
                                            "match_id"),
         "/tournaments/{tournament_id}": _ok(

@@ -299,9 +299,11 @@ class Match(db.Model):
     """A match: its game, the options chosen at creation and the seats in turn order."""
 
     __tablename__ = "matches"
-    # The home page lists matches in progress first, the latest first.
+    # The home page lists matches in progress first, the latest first; a match's poll asks
+    # for the newest match its table started after it (scorekeeper.web.pages.STATE).
     __table_args__ = (Index("ix_matches_home", "finished", text("updated_at DESC")),
-                      Index("ix_matches_table", "table_id", "finished", text("updated_at DESC")))
+                      Index("ix_matches_table", "table_id", "finished", text("updated_at DESC")),
+                      Index("ix_matches_table_created", "table_id", "created_at"))
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_match_id)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     game: Mapped[str] = mapped_column(String(20))

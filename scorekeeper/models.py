@@ -71,13 +71,26 @@ def refused_character(text: str) -> str | None:
     """
     if text.isascii() and text.isprintable():  # most names: nothing to look for
         return None
-    for index, char in enumerate(text):
-        if unicodedata.category(char) in REFUSED:
-            return char
-        if _invisible(char) and not (
-                char in EMOJI_STYLE and index and unicodedata.category(text[index - 1]) == "So"):
-            return char
-    return None
+    return next((char for index, char in enumerate(text) if _refused(text, index)), None)
+
+
+def _refused(text: str, index: int) -> bool:
+    char = text[index]
+    return unicodedata.category(char) in REFUSED or _invisible(char) and not (
+        char in EMOJI_STYLE and index and unicodedata.category(text[index - 1]) == "So")
+
+
+def without_refused(text: str) -> str:
+    """``text`` without the characters :func:`refused_character` finds, cleaned
+    (:func:`clean_name`): what a phone's name keeps of what was typed.
+
+    >>> without_refused(" Bru\\u202eno\\n\\u200b "), without_refused("Anna \\u2764\\ufe0f")
+    ('Bruno', 'Anna ❤️')
+    """
+    if text.isascii() and text.isprintable():
+        return clean_name(text)
+    return clean_name("".join(char for index, char in enumerate(text)
+                              if not _refused(text, index)))
 
 
 def readable_name(text: str) -> bool:

@@ -81,6 +81,12 @@ def table_tournaments(table_ids: list[str]) -> dict[str, list[Organised]]:
     return found
 
 
+def phone_label(name: str | None, number: int) -> str:
+    """How a table's page names a phone: "Bruno's phone" for a phone named Bruno, else by
+    its place among the table's phones ("Phone 2")."""
+    return _("%(name)s's phone", name=name) if name else _("Phone %(n)s", n=number)
+
+
 def known_players(table: Table | None) -> list[str]:
     """The table's players, the most frequent first."""
     if table is None:

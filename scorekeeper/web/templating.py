@@ -31,7 +31,7 @@ from . import people
 from .access import can_edit, is_member
 from .assets import asset
 from .games import GameSpec, spec_of
-from .links import qr_svg, secure_offer
+from .links import qr_svg, secure_offer, secure_origin
 from .pagecache import csrf_token
 from .pwa import THEME
 from .tournaments import match_clock, tournament_table
@@ -151,7 +151,8 @@ GLOBALS: Mapping[str, Any] = {
     "match_clock": match_clock, "qr_svg": qr_svg,
     "ranking_of": ranking_of, "rating_chart": rating_chart, "row_word": row_word,
     "running_chart": running_chart, "bgstats_links": bgstats_links,
-    "secure_offer": secure_offer, "sheet_block": sheet_block, "start_rating": int(START),
+    "secure_offer": secure_offer, "secure_origin": secure_origin, "sheet_block": sheet_block,
+    "start_rating": int(START),
     "tournament_table": tournament_table, "undo_redo": undo_redo, "url_for": page_url_for,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
     # Who plays (scorekeeper.web.people): the columns in turn order, each seat's presence in

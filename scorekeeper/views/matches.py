@@ -52,6 +52,7 @@ from ..web.pages import (
     viewer_zone,
 )
 from ..web.tables import (
+    Started,
     chosen_table,
     home_tables,
     known_players,
@@ -291,7 +292,7 @@ def live(match_id: str):
     return response
 
 
-def _shared_live(match: Match, newer: Any, moved: bool) -> str:
+def _shared_live(match: Match, newer: Started | None, moved: bool) -> str:
     """The live part every follower shares, ending with what its live region says: the
     table's newer match when ``moved`` (the page did not show it), else the latest change."""
     return render_template("matches/_live.html", **sheet_context(match), newer=newer) \

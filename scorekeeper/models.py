@@ -238,7 +238,8 @@ class Membership(db.Model):
         ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
     device_id: Mapped[int] = mapped_column(
         ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True, index=True)
-    # The name the phone gave itself at this table ("Anna's phone").
+    # Whose phone it is, as it said when it joined or later ("Anna": the table's page shows
+    # "Anna's phone"); None: it goes by its number there ("Phone 2").
     name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
     joined_at: Mapped[datetime] = mapped_column(default=_now)
     last_seen: Mapped[datetime] = mapped_column(default=_now)

@@ -11,6 +11,7 @@
     var probe = new Image();
     probe.onload = function () { offer.classList.add("trusted"); };
     probe.onerror = function () { offer.classList.add("untrusted"); };
-    probe.src = offer.dataset.probe;
+    /* Never from the browser's cache: a copy kept from before says nothing of now. */
+    probe.src = offer.dataset.probe + "&t=" + Date.now();
   });
 }());

@@ -71,13 +71,26 @@ def refused_character(text: str) -> str | None:
     """
     if text.isascii() and text.isprintable():  # most names: nothing to look for
         return None
-    for index, char in enumerate(text):
-        if unicodedata.category(char) in REFUSED:
-            return char
-        if _invisible(char) and not (
-                char in EMOJI_STYLE and index and unicodedata.category(text[index - 1]) == "So"):
-            return char
-    return None
+    return next((char for index, char in enumerate(text) if _refused(text, index)), None)
+
+
+def _refused(text: str, index: int) -> bool:
+    char = text[index]
+    return unicodedata.category(char) in REFUSED or _invisible(char) and not (
+        char in EMOJI_STYLE and index and unicodedata.category(text[index - 1]) == "So")
+
+
+def without_refused(text: str) -> str:
+    """``text`` without the characters :func:`refused_character` finds, cleaned
+    (:func:`clean_name`): what a phone's name keeps of what was typed.
+
+    >>> without_refused(" Bru\\u202eno\\n\\u200b "), without_refused("Anna \\u2764\\ufe0f")
+    ('Bruno', 'Anna ❤️')
+    """
+    if text.isascii() and text.isprintable():
+        return clean_name(text)
+    return clean_name("".join(char for index, char in enumerate(text)
+                              if not _refused(text, index)))
 
 
 def readable_name(text: str) -> bool:
@@ -225,7 +238,8 @@ class Membership(db.Model):
         ForeignKey("tables.id", ondelete="CASCADE"), primary_key=True)
     device_id: Mapped[int] = mapped_column(
         ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True, index=True)
-    # The name the phone gave itself at this table ("Anna's phone").
+    # Whose phone it is, as it said when it joined or later ("Anna": the table's page shows
+    # "Anna's phone"); None: it goes by its number there ("Phone 2").
     name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
     joined_at: Mapped[datetime] = mapped_column(default=_now)
     last_seen: Mapped[datetime] = mapped_column(default=_now)
@@ -299,9 +313,11 @@ class Match(db.Model):
     """A match: its game, the options chosen at creation and the seats in turn order."""
 
     __tablename__ = "matches"
-    # The home page lists matches in progress first, the latest first.
+    # The home page lists matches in progress first, the latest first; a match's poll asks
+    # for the newest match its table started after it (scorekeeper.web.pages.STATE).
     __table_args__ = (Index("ix_matches_home", "finished", text("updated_at DESC")),
-                      Index("ix_matches_table", "table_id", "finished", text("updated_at DESC")))
+                      Index("ix_matches_table", "table_id", "finished", text("updated_at DESC")),
+                      Index("ix_matches_table_created", "table_id", "created_at"))
     id: Mapped[str] = mapped_column(String(24), primary_key=True, default=new_match_id)
     table_id: Mapped[str] = mapped_column(ForeignKey("tables.id", ondelete="CASCADE"))
     game: Mapped[str] = mapped_column(String(20))

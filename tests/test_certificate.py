@@ -184,26 +184,39 @@ def test_only_the_authority_s_certificate_is_ever_read(served, tmp_path):
 def test_plain_http_offers_the_secure_address_of_the_same_page(served):
     table = Table(served.test_client())
     path = "/matches/new?game=scala40&table="
-    page = get(table.client, path).get_data(as_text=True)
+    response = get(table.client, path)
+    page = response.get_data(as_text=True)
     (notice,) = OFFER.findall(page)
     offer = f"{HTTPS}/matches/new?game=scala40&amp;table="
     assert NOTICE in notice
-    assert f'<a class="go" href="{offer}">Open the secure address</a>' in notice
-    assert 'href="/certificate">First time on this phone? Install the certificate' in notice
+    # Without JavaScript, both steps in order: the certificate first (in bold, saying why),
+    # then the secure address.
+    install = notice.index('<a class="go" href="/certificate">First install the certificate</a>')
+    secure = notice.index(f'<a href="{offer}">Open the secure address</a>')
+    assert install < secure
+    assert "its browser shows the secure address as “not private”" in notice[install:secure]
     assert qr_svg(f"{HTTPS}{path}", "The secure address") in notice
+    # The script that tells whether this phone trusts the certificate yet loads an image of
+    # the secure address: the page's policy lets it, and only it.
+    assert re.search(rf'data-probe="{HTTPS}/static/favicon\.svg\?v=\w+"', notice)
+    assert 'src="/static/js/trust.js?v=' in notice
+    assert f"img-src 'self' data: {HTTPS};" in response.headers["Content-Security-Policy"]
+    secure_page = get(table.client, path, scheme="https")
+    assert "img-src 'self' data:;" in secure_page.headers["Content-Security-Policy"]
     # The notice sits at the top, before the page's own content.
     assert page.index(notice) < page.index("<main>")
     italian = get(table.client, "/", lang="it").get_data(as_text=True)
     assert ("Non sicuro: questo telefono non può tenere lo schermo acceso né leggere il "
             "foglio senza rete.") in italian
     assert "Apri l'indirizzo sicuro" in italian and f'href="{HTTPS}/"' in italian
+    assert "Prima installa il certificato" in italian
 
 
 def test_a_sheet_over_plain_http_offers_its_secure_address(served):
     table = Table(served.test_client())
     match_id = table.new_match("navawhist", NAMES)
     page = get(table.client, f"/matches/{match_id}").get_data(as_text=True)
-    assert f'<a class="go" href="{HTTPS}/matches/{match_id}">' in OFFER.search(page).group()
+    assert f'<a href="{HTTPS}/matches/{match_id}">' in OFFER.search(page).group()
     # The page's own links stay on the address it was opened at.
     assert f'href="{HTTPS}/matches/{match_id}/share"' not in page
 

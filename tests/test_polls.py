@@ -231,3 +231,73 @@ def test_a_phone_that_may_edit_or_shows_a_notice_gets_its_own_answer(app, table:
     # A household where every phone edits: each phone gets the editor's answer.
     app.config["OPEN_EDIT"] = True
     assert "ETag" not in app.test_client().get(poll, headers=HTMX).headers
+
+
+def test_a_phone_on_a_match_is_told_within_one_poll_of_the_tables_new_match(app, table: Table,
+                                                                             queries):
+    from .test_access import invitation
+    from .test_quarantotto_web import play
+
+    # Quarantotto, two games: Dario deals the first, so Anna deals the rematch's first.
+    match_id = table.new_match("quarantotto", NAMES, first_dealer=3, length="games", games=2)
+    other = Table(app.test_client())  # a second phone of the table
+    assert other.post(invitation(table, match_id), {}).status_code == 303
+    follower = app.test_client()  # a third that only follows the sheet
+    pages = {"other": other.client.get(f"/matches/{match_id}"),
+             "follower": follower.get(f"/matches/{match_id}")}
+    assert play(table, match_id, 0, [None, 20, 5, 5]).status_code == 303
+    assert play(table, match_id, 1, [30, None, 5, 5]).status_code == 303
+    version = table.sheet(match_id)["version"]
+    assert table.sheet(match_id)["status"] == "finished"
+    # A finished match's page still asks, every few seconds: a 204 after one query.
+    finished = {"other": other.client.get(f"/matches/{match_id}").get_data(as_text=True),
+                "follower": follower.get(f"/matches/{match_id}").get_data(as_text=True)}
+    poll = f"/matches/{match_id}/live?since={version}"
+    assert f'data-since="/matches/{match_id}/live"' in finished["other"]
+    assert f'hx-get="{poll}" hx-trigger="every 4s"' in finished["follower"]
+    queries.clear()
+    assert other.client.get(poll, headers=HTMX).status_code == 204
+    assert len(queries) == 1
+    # The first phone starts the rematch.
+    response = table.post(f"/matches/{match_id}/rematch", {})
+    new_id = response.headers["Location"].split("?")[0].rsplit("/", 1)[1]
+    told = "The table started a new match: Quarantotto, Anna deals first."
+    for client in (other.client, follower):
+        queries.clear()
+        answer = client.get(poll, headers=HTMX)
+        text = answer.get_data(as_text=True)
+        assert answer.status_code == 200 and 'class="notice moved"' in text, text[:2000]
+        assert told in text.split('id="announce"')[0]  # the notice, on the sheet
+        assert f'<a class="button primary" href="/matches/{new_id}">Open the new match</a>' \
+            in text
+        assert told in text.split('id="announce"')[1]  # said once in the live region
+        assert f'data-newer="{new_id}"' in text
+        # The page now names the new match: its next poll is a 204 again, after one query.
+        queries.clear()
+        again = client.get(f"{poll}&newer={new_id}", headers=HTMX)
+        assert again.status_code == 204 and len(queries) == 1
+    assert f"newer={new_id}" in follower.get(poll, headers=HTMX).get_data(as_text=True)
+    # The new match itself is told of nothing; the match before it, of a match started later.
+    new_version = table.sheet(new_id)["version"]
+    assert other.client.get(f"/matches/{new_id}/live?since={new_version}",
+                            headers=HTMX).status_code == 204
+    later_id = table.new_match("navawhist", NAMES)
+    answer = other.client.get(f"{poll}&newer={new_id}", headers=HTMX).get_data(as_text=True)
+    assert f'data-newer="{later_id}"' in answer and "Navawhist, Anna deals first." in answer
+    assert NAMES[0] in pages["other"].get_data(as_text=True)
+
+
+def test_the_new_match_is_told_in_italian(app, table: Table):
+    from .test_access import invitation
+
+    match_id = table.new_match("navawhist", NAMES)
+    other = Table(app.test_client())
+    assert other.post(invitation(table, match_id), {}).status_code == 303
+    version = table.sheet(match_id)["version"]
+    new_id = table.post(f"/matches/{match_id}/rematch", {}).headers["Location"] \
+        .split("?")[0].rsplit("/", 1)[1]
+    other.client.set_cookie("lang", "it")
+    text = other.client.get(f"/matches/{match_id}/live?since={version}", headers=HTMX) \
+        .get_data(as_text=True)
+    assert "Il tavolo ha iniziato una nuova partita: Navawhist, primo mazziere: Bruno." in text
+    assert f'href="/matches/{new_id}">Apri la nuova partita</a>' in text

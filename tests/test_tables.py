@@ -118,7 +118,7 @@ def test_the_table_page_lists_its_phones_and_removes_one_at_once(app, table):
     table_id = table_of(table, match_id)
     guest = phone(app)
     assert guest.post(invitation(table, match_id), {}).status_code == 303
-    assert guest.post(f"/tables/{table_id}/phone", {"name": "Bruno's phone"}).status_code == 303
+    assert guest.post(f"/tables/{table_id}/phone", {"name": "Bruno"}).status_code == 303
     page = table.client.get(f"/tables/{table_id}").get_data(as_text=True)
     assert "Bruno&#39;s phone" in page and page.count("last seen") == 2
     assert "(this phone)" in page
@@ -233,3 +233,78 @@ def test_flask_export_and_import_move_whole_tables_with_their_phones(app, table,
     same.client.set_cookie("session", table.client.get_cookie("session").value)
     assert same.bid(match_id, 0).status_code == 303
     assert Table(moved.test_client()).bid(match_id, 0).status_code == 403
+
+
+def phone_names(app, table_id: str) -> list[str | None]:
+    with app.app_context():
+        return list(db.session.scalars(db.select(Membership.name).where(
+            Membership.table_id == table_id).order_by(Membership.joined_at)))
+
+
+def test_a_phone_is_asked_whose_it_is_as_it_joins_and_changes_it_later(app, table):
+    match_id = table.new_match("navawhist", NAMES)
+    table_id = table_of(table, match_id)
+    link = invitation(table, match_id)
+    guest = phone(app)
+    # The join page asks, optionally, offering the match's seat names.
+    asked = guest.client.get(link).get_data(as_text=True)
+    assert "Whose phone is this?" in asked and 'list="seat-names"' in asked
+    assert all(f'<option value="{name}">' in asked for name in NAMES)
+    # Joined as Bruno's, with control characters cleaned away.
+    joined = guest.post(link, {"name": " Bru\u202eno\u0007 "})
+    assert joined.status_code == 303
+    assert phone_names(app, table_id) == [None, "Bruno"]
+    page = table.client.get(f"/tables/{table_id}").get_data(as_text=True)
+    assert "<strong>Phone 1 · keeper</strong>" in page
+    assert "<strong>Bruno&#39;s phone</strong>" in page
+    assert 'aria-label="Remove Bruno&#39;s phone"' in page
+    # Changed later from the table page; emptied, it goes by its number again.
+    own = guest.client.get(f"/tables/{table_id}").get_data(as_text=True)
+    assert 'id="phone-name"' in own and 'value="Bruno"' in own
+    assert guest.post(f"/tables/{table_id}/phone", {"name": "Carla"}).status_code == 303
+    assert phone_names(app, table_id) == [None, "Carla"]
+    assert guest.post(f"/tables/{table_id}/phone", {"name": "  "}).status_code == 303
+    assert phone_names(app, table_id) == [None, None]
+    assert "<strong>Phone 2</strong>" in table.client.get(f"/tables/{table_id}") \
+        .get_data(as_text=True)
+
+
+def test_a_phone_name_too_long_is_refused_beside_its_field_nothing_stored(app, table):
+    match_id = table.new_match("navawhist", NAMES)
+    table_id = table_of(table, match_id)
+    link = invitation(table, match_id)
+    guest = phone(app)
+    long = "Bartolomeo Massimiliano Rossi Jr"  # 32 characters
+    refused = guest.post(link, {"name": long})
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 422
+    assert "The phone's name can be at most 30 characters; the one typed has 32." in text
+    assert 'role="alert"' in text and f'value="{long}"' in text  # kept as typed
+    assert phone_names(app, table_id) == [None]  # not joined: the invitation is still good
+    assert guest.post(link, {"name": "Bruno"}).status_code == 303
+    refused = guest.post(f"/tables/{table_id}/phone", {"name": long})
+    text = refused.get_data(as_text=True)
+    assert refused.status_code == 422 and "the one typed has 32." in text
+    assert 'aria-invalid="true"' in text and f'value="{long}"' in text
+    assert phone_names(app, table_id) == [None, "Bruno"]
+    # Without the form's token, nothing either.
+    assert guest.client.post(f"/tables/{table_id}/phone", data={"name": "Dario"}) \
+        .status_code == 400
+    assert phone_names(app, table_id) == [None, "Bruno"]
+
+
+def test_phones_are_named_in_italian(app, table):
+    match_id = table.new_match("navawhist", NAMES)
+    table_id = table_of(table, match_id)
+    link = invitation(table, match_id)
+    guest = phone(app)
+    guest.client.set_cookie("lang", "it")
+    table.client.set_cookie("lang", "it")
+    assert "Di chi è questo telefono?" in guest.client.get(link).get_data(as_text=True)
+    refused = guest.post(link, {"name": "B" * 31}).get_data(as_text=True)
+    assert "Il nome del telefono può avere al massimo 30 caratteri; quello scritto ne ha 31." \
+        in refused
+    assert guest.post(link, {"name": "Bruno"}).status_code == 303
+    page = table.client.get(f"/tables/{table_id}").get_data(as_text=True)
+    assert "<strong>Telefono di Bruno</strong>" in page
+    assert "<strong>Telefono 1 · " in page

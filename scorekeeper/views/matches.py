@@ -43,7 +43,7 @@ from ..web.pages import (
     get_match,
     is_htmx,
     joined_notice,
-    match_version,
+    match_state,
     render_sheet,
     said_out_of_band,
     said_with,
@@ -52,11 +52,13 @@ from ..web.pages import (
     viewer_zone,
 )
 from ..web.tables import (
+    Started,
     chosen_table,
     home_tables,
     known_players,
     next_match,
     page_number,
+    started,
     table_for_new_match,
 )
 from ..web.templating import large_type
@@ -249,39 +251,52 @@ def show(match_id: str):
 def live(match_id: str):
     """The live part of the sheet, for phones that follow it.
 
-    A page asks with ``since`` (the version it shows): 204 while the sheet is the same
-    (one small query, the match's version), else the live sheet; a phone that may edit, or a
-    follower's page showing a notice (``notice``), gets it saying which hand another phone
+    A page asks with ``since`` (the version it shows) and ``newer`` (the table's newer match
+    it shows, if any): 204 while the sheet is the same and the table started no other match
+    (one small query, :func:`match_state`), else the live sheet, which names the table's
+    newer match with its link and says it once in the live region; a phone that may edit, or
+    a follower's page showing a notice (``notice``), gets it saying which hand another phone
     saved, any other follower the part every follower shares. Asked without ``since``, the
     shared part has an ETag: 304 while nothing changed (not while it shows a round's clock,
     which reads the time now).
     """
-    version = match_version(match_id)
+    version, newer = match_state(match_id)
     since = request.args.get("since", type=int)
-    if since is not None and since >= version:
+    moved = newer is not None and request.args.get("newer") != newer
+    if since is not None and since >= version and not moved:
         return "", 204, {"Cache-Control": "no-cache"}
     editor = can_edit(match_id)
     if since is not None and (editor or request.args.get("notice")):
         match = get_match(match_id)
-        return said_with(render_sheet(match, notice=elsewhere_notice(match)), match)
+        table_moved = started(newer)
+        notice = elsewhere_notice(match) if since < version else None  # else only the table
+        return said_with(render_sheet(match, notice=notice, newer=table_moved), match,
+                         table_moved.said() if moved and table_moved else None)
     if _timed(match_id, version):
         match = get_match(match_id)
-        return said_with(render_template("matches/_live.html", **sheet_context(match)), match), \
+        return said_with(render_template("matches/_live.html", **sheet_context(match),
+                                         newer=started(newer)), match), \
             200, {"Cache-Control": "no-cache"}
-    etag = f"{match_id}-{version}-{get_locale()}-{int(editor)}"
+    etag = f"{match_id}-{version}-{get_locale()}-{int(editor)}-{newer or ''}"
     # A compressed response carried the same tag with "-gz" (see assets.finish).
     if request.if_none_match.contains_weak(etag) or \
             request.if_none_match.contains_weak(f"{etag}-gz"):
         return "", 304, {"ETag": f'W/"{etag}"', "Cache-Control": "private, no-cache"}
     # Every following phone of the same language gets the part rendered and compressed once.
-    # It ends with what the change did, said in each follower's live region.
-    response = cache("pages").get((etag, "live"), lambda: pagecache.shared(lambda: (
-        render_template("matches/_live.html", **sheet_context(get_match(match_id)))
-        + said_out_of_band(get_match(match_id)), 200))
-    ).response()
+    # It ends with what the change did, said in each follower's live region, or with the
+    # table's newer match for a page that did not show it yet.
+    response = cache("pages").get((etag, "live", moved), lambda: pagecache.shared(lambda: (
+        _shared_live(get_match(match_id), started(newer), moved), 200))).response()
     response.set_etag(etag, weak=True)
     response.headers["Cache-Control"] = "private, no-cache"
     return response
+
+
+def _shared_live(match: Match, newer: Started | None, moved: bool) -> str:
+    """The live part every follower shares, ending with what its live region says: the
+    table's newer match when ``moved`` (the page did not show it), else the latest change."""
+    return render_template("matches/_live.html", **sheet_context(match), newer=newer) \
+        + said_out_of_band(match, newer.said() if moved and newer else None)
 
 
 def _timed(match_id: str, version: int) -> bool:

@@ -63,11 +63,17 @@ from ..web.access import (
 )
 from ..web.api import shown_secret, table_tokens
 from ..web.calendars import calendar_form, feed_url, webcal
-from ..web.forms import StepForm
+from ..web.forms import PhoneForm, StepForm
 from ..web.games import registry, spec_of
 from ..web.links import qr_svg, share_url, table_screen_url
 from ..web.pages import get_match, viewer_zone
-from ..web.tables import current_match, known_players, page_number, table_matches
+from ..web.tables import (
+    current_match,
+    known_players,
+    page_number,
+    phone_label,
+    table_matches,
+)
 
 bp = Blueprint("tables", __name__)
 INVITATION_MINUTES = 10
@@ -84,7 +90,11 @@ def index():
 @bp.get("/tables/<table_id>")
 def show(table_id: str):
     """The table: its phones, its players and its matches, ten a page."""
-    table = get_table(table_id)
+    return _page(get_table(table_id))
+
+
+def _page(table: Table, phone_form: PhoneForm | None = None, status: int = 200):
+    """The table's page; ``phone_form``: this phone's name as typed, refused (422)."""
     page = page_number()
     rows, more = table_matches(table.id, page)
     phones = db.session.execute(
@@ -103,7 +113,8 @@ def show(table_id: str):
         calendar_form=calendar_form(table),
         cards=cards.in_force(table.id, _now(), zone), seen=seen,
         card_form=cards.FORM,
-        phones=phones, me=me.id if me else None,
+        phones=phones, me=me.id if me else None, phone_label=phone_label,
+        phone_form=phone_form or PhoneForm(name=mine.name if mine else None),
         keeper=bool(mine and mine.keeper),
         removed=request.args.get("removed", "")[:NAME_LENGTH],
         joined=request.args.get("joined") == "1",
@@ -113,7 +124,7 @@ def show(table_id: str):
             .order_by(Tournament.created_at.desc())).all(),
         table_name_length=TABLE_NAME_LENGTH)
     # a page showing a read token's secret is kept nowhere
-    return page_html, {"Cache-Control": "no-store"} if shown else {}
+    return page_html, status, {"Cache-Control": "no-store"} if shown else {}
 
 
 def _text_field(field: str, limit: int) -> str:
@@ -139,16 +150,19 @@ def rename(table_id: str):
 
 @bp.post("/tables/<table_id>/phone")
 def name_phone(table_id: str):
-    """Set the name this phone goes by at the table."""
+    """Say whose phone this is at the table ("Bruno's phone"); empty, it goes by its number.
+    A name too long is refused beside its field (422), nothing stored."""
     table = get_table(table_id)
-    name = _text_field("name", NAME_LENGTH)
     mine = membership(table.id)
     if mine is None:  # an open install: a phone that never joined has no name here
         abort(403, _("This phone is not a member of this table: ask one of its phones for "
                      "an invitation."))
-    mine.name = name or None
+    form = PhoneForm()
+    if not form.validate():
+        return _page(table, phone_form=form, status=422)
+    mine.name = form.name.data or None
     db.session.commit()
-    return redirect(url_for("tables.show", table_id=table.id), 303)
+    return redirect(url_for("tables.show", table_id=table.id, _anchor="phones"), 303)
 
 
 def _keepers(table: Table) -> int:
@@ -169,7 +183,7 @@ def _phone_name(table: Table, device_id: int) -> str:
     ids = db.session.execute(select(Membership.device_id, Membership.name)
                              .where(Membership.table_id == table.id)
                              .order_by(Membership.joined_at)).all()
-    return next((name or _("Phone %(n)s", n=index) for index, (device, name)
+    return next((phone_label(name, index) for index, (device, name)
                  in enumerate(ids, start=1) if device == device_id), "")
 
 
@@ -293,8 +307,14 @@ def join_table(token: str):
     """Ask before joining (a link preview must not use the invitation), then join."""
     invitation = _invitation(token)
     table = db.session.get_one(Table, invitation.table_id)
-    if request.method == "GET":
-        return render_template("tables/join.html", table=table, token=token)
+    form = PhoneForm()
+    if request.method == "GET" or not form.validate():  # a name too long: nothing stored
+        match_id = request.args.get("m")
+        names = db.session.get_one(Match, match_id).names if _match_of(table, match_id) \
+            else known_players(table)
+        return render_template("tables/join.html", table=table, token=token, form=form,
+                               names=names, name_length=NAME_LENGTH), \
+            200 if request.method == "GET" else 422
     if not is_member(table.id) or open_edit():
         if invitation.max_uses is None:
             use = update(Invitation).where(Invitation.id == invitation.id,
@@ -310,6 +330,9 @@ def join_table(token: str):
             _invitation(token)  # says why
             abort(403, _("This invitation has already been used: ask for a new one."))
         join(table.id)
+        mine = membership(table.id)
+        if mine is not None and form.name.data:
+            mine.name = form.name.data
         db.session.commit()
     # The page it lands on says what this phone may now do.
     match_id = request.args.get("m")

@@ -40,6 +40,7 @@ from ..models import (
     name_key,
     readable_name,
     refused_character,
+    without_refused,
 )
 from ..rules import Game
 from ..rules.cards import SUITS
@@ -432,6 +433,21 @@ def tournament_form(game: Game, **kwargs: Any) -> TournamentForm:
         form.size = WholeField(_l("Entrants a table"), default=SIZE,
                                validators=[Optional(), NumberRange(2, 12)])
     return form(**kwargs)
+
+
+class PhoneForm(Form):
+    """Whose phone this is at a table, asked as it joins and changeable on the table page:
+    a person's name ("Bruno", shown as "Bruno's phone"), cleaned of control and invisible
+    characters; left empty, the phone goes by its number ("Phone 2")."""
+
+    name = StringField(_l("Whose phone is this?"))
+
+    def validate_name(self, field: StringField) -> None:
+        field.data = without_refused(field.data or "")
+        if len(field.data) > NAME_LENGTH:
+            raise ValidationError(_l(
+                "The phone's name can be at most %(n)s characters; the one typed has "
+                "%(length)s.", n=NAME_LENGTH, length=len(field.data)))
 
 
 class ReadTokenForm(Form):

@@ -122,6 +122,14 @@ def secure_address(path: str = "/") -> str | None:
     return _here() + path
 
 
+def secure_origin() -> str | None:
+    """The https origin of this host when a page came over plain HTTP on a server that also
+    answers HTTPS (the page loads a probe image from there: static/js/trust.js), else None."""
+    if request.scheme == "https" or not _secure_port():
+        return None
+    return _here()
+
+
 def secure_offer() -> str | None:
     """The secure address of this very page, to offer a phone that opened it over plain
     HTTP on a server that also answers HTTPS; None over HTTPS, on a server without HTTPS,

@@ -14,7 +14,7 @@ from itsdangerous import BadSignature
 from werkzeug.datastructures import MultiDict
 
 from ..models import MATCH_ID
-from .links import guard_host
+from .links import guard_host, secure_origin
 
 CSP = "; ".join([
     "default-src 'self'",
@@ -27,6 +27,15 @@ CSP = "; ".join([
     "object-src 'none'",
     "frame-ancestors 'none'",
 ])
+
+
+def page_policy() -> str:
+    """The Content-Security-Policy of a page: :data:`CSP`, and over plain HTTP on a server
+    that also answers HTTPS, images from the secure origin too (the probe that tells whether
+    this phone trusts the certificate yet: templates/_secure_offer.html)."""
+    origin = secure_origin()
+    return CSP if origin is None else CSP.replace("img-src 'self' data:",
+                                                  f"img-src 'self' data: {origin}")
 
 
 def check_request() -> None:
@@ -66,7 +75,7 @@ def secure_headers(response: Response) -> Response:
     headers = response.headers
     wanted = [("X-Content-Type-Options", "nosniff")]
     if response.mimetype in DOCUMENTS or request.endpoint in WORKERS:
-        wanted += DOCUMENT_HEADERS
+        wanted += [("Content-Security-Policy", page_policy()), *DOCUMENT_HEADERS]
     if request.endpoint == "static":
         headers.pop("Content-Disposition", None)
     if request.is_secure:
@@ -76,8 +85,7 @@ def secure_headers(response: Response) -> Response:
     return response
 
 
-DOCUMENT_HEADERS = [("Content-Security-Policy", CSP), ("Referrer-Policy", "same-origin"),
-                    ("X-Frame-Options", "DENY")]
+DOCUMENT_HEADERS = [("Referrer-Policy", "same-origin"), ("X-Frame-Options", "DENY")]
 
 
 def hsts_age() -> int:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from flask import request
+from flask_babel import gettext as _
 from sqlalchemy import exists, func, select
 from sqlalchemy.orm import selectinload
 
@@ -14,6 +15,7 @@ from ..db import db
 from ..engine.history import table_name
 from ..engine.sheets import compute_sheet, people
 from ..models import Match, Player, Seat, Table, Tournament, TournamentRound, TournamentTable
+from ..rules import GAMES
 from .access import get_table, join, my_tables
 
 PAGE = 10  # matches a page of a table's list shows
@@ -77,6 +79,12 @@ def table_tournaments(table_ids: list[str]) -> dict[str, list[Organised]]:
     for table_id, *tournament in rows:
         found.setdefault(table_id, []).append(Organised(*tournament))
     return found
+
+
+def phone_label(name: str | None, number: int) -> str:
+    """How a table's page names a phone: "Bruno's phone" for a phone named Bruno, else by
+    its place among the table's phones ("Phone 2")."""
+    return _("%(name)s's phone", name=name) if name else _("Phone %(n)s", n=number)
 
 
 def known_players(table: Table | None) -> list[str]:
@@ -144,3 +152,29 @@ def current_match(table_id: str) -> tuple[str, int] | None:
         .order_by(Match.abandoned, Match.updated_at.desc(), Match.created_at.desc(),
                   Match.id.desc()).limit(1)).first()
     return None if row is None else (row.id, row.version)
+
+
+@dataclass(frozen=True)
+class Started:
+    """A match the table started after the one a phone shows (``pages.match_state``): its
+    id, its game's key and who deals first, by name."""
+
+    id: str
+    game: str
+    dealer: str
+
+    def said(self) -> str:
+        """"The table started a new match: Quarantotto, Anna deals first.\""""
+        return _("The table started a new match: %(game)s, %(dealer)s deals first.",
+                 game=GAMES[self.game].name, dealer=self.dealer)
+
+
+def started(match_id: str | None) -> Started | None:
+    """The match ``match_id`` as a notice names it, in one query; None for None (or a match
+    gone)."""
+    row = db.session.execute(
+        select(Match.id, Match.game, Player.name)
+        .join(Seat, (Seat.match_id == Match.id) & (Seat.seat == Match.first_dealer))
+        .join(Player, Player.id == Seat.player_id).where(Match.id == match_id)
+    ).first() if match_id else None
+    return None if row is None else Started(*row)

@@ -4,7 +4,7 @@ ones below, and those each game gives (its ``GameSpec.template_globals``)."""
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -31,7 +31,7 @@ from . import people
 from .access import can_edit, is_member
 from .assets import asset
 from .games import GameSpec, spec_of
-from .links import qr_svg, secure_offer
+from .links import qr_svg, secure_offer, secure_origin
 from .pagecache import csrf_token
 from .pwa import THEME
 from .tournaments import match_clock, tournament_table
@@ -107,6 +107,51 @@ def seat_names(seats: Any, names: list[str]) -> str:
     return " + ".join(names[seat] for seat in seats)
 
 
+# How many characters of a name a column has room for on a 390 px phone, by the number of
+# columns, with a margin for wide letters: a Navawhist sheet of 7 to 10 players and its bids
+# (each column about 60 px wide, the sheet scrolled in its own frame) and the totals strip
+# (one row up to 6 columns, two rows of 5 beyond). Longer names are cut by short_names so that
+# they stay apart, not by the browser, which cuts every name at its end ("Franc…" twice).
+SHEET_ROOM = {7: 6, 8: 6, 9: 6, 10: 6}
+STRIP_ROOM = {5: 7, 6: 6, 7: 7, 8: 7, 9: 7, 10: 7}
+ELLIPSIS = "…"
+
+
+def short_names(names: Sequence[str], room: int | None) -> list[str]:
+    """``names`` as narrow columns show them, all different: each whole when it has at most
+    ``room`` characters (None: room for every name), else cut to ``room`` characters with an
+    ellipsis where no other name of the sheet could be read in what is left, even without
+    the last letter before the ellipsis: at the end when that is enough, else further in,
+    keeping the end of the name.
+
+    >>> short_names(["Francesco", "Franco", "Bartolomeo"], 7)
+    ['Fra…sco', 'Franco', 'Bartol…']
+    >>> short_names(["Maria Grazia", "Maria Luisa", "Anna"], 7)
+    ['Mari…ia', 'Mari…sa', 'Anna']
+    """
+    if room is None:
+        return list(names)
+    folded = [name.casefold() for name in names]
+
+    def read_in(head: str, tail: str, seat: int) -> bool:
+        """Whether another name starts with ``head`` and ends with ``tail``."""
+        return any(other != seat and len(name) >= len(head) + len(tail) and name.startswith(
+            head) and name.endswith(tail) for other, name in enumerate(folded))
+
+    shown = []
+    for seat, name in enumerate(names):
+        if len(name) <= room:
+            shown.append(name)
+            continue
+        kept = room - len(ELLIPSIS)
+        cuts = [(name[:kept - end].rstrip(), name[len(name) - end:] if end else "")
+                for end in range(0, kept)]
+        head, tail = next(((head, tail) for head, tail in cuts if not read_in(
+            head[:-1].casefold(), tail.casefold(), seat)), cuts[0])
+        shown.append(head + ELLIPSIS + tail)
+    return shown
+
+
 def undo_redo(match: Match, sheet: Any) -> tuple[str | None, str | None]:
     """The words of the Undo and Redo buttons of ``match`` (None: no such button), worded
     once a request, version and language (a saved hand's answer shows them twice)."""
@@ -151,7 +196,9 @@ GLOBALS: Mapping[str, Any] = {
     "match_clock": match_clock, "qr_svg": qr_svg,
     "ranking_of": ranking_of, "rating_chart": rating_chart, "row_word": row_word,
     "running_chart": running_chart, "bgstats_links": bgstats_links,
-    "secure_offer": secure_offer, "sheet_block": sheet_block, "start_rating": int(START),
+    "secure_offer": secure_offer, "secure_origin": secure_origin, "sheet_block": sheet_block,
+    "short_names": short_names, "sheet_room": SHEET_ROOM.get, "strip_room": STRIP_ROOM.get,
+    "start_rating": int(START),
     "tournament_table": tournament_table, "undo_redo": undo_redo, "url_for": page_url_for,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
     # Who plays (scorekeeper.web.people): the columns in turn order, each seat's presence in

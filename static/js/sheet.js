@@ -6,11 +6,12 @@
  * - What was typed or tapped in the hand being entered is kept in sessionStorage, per
  *   match and hand: a refresh (another phone saved), a language switch or a visit to the
  *   Share page puts it back where the hand is still the same one.
- * - Every few seconds the phone asks whether another phone changed the sheet (a 204 while
- *   nothing did) and shows the new sheet when one did. Every answer to this phone's own
- *   change says the match's new version (X-Match-Version), also when only a part of the
- *   page is swapped (a bid; a save, which redraws the turn and the rows it changed): the
- *   page knows it, and its own change is never taken for another phone's.
+ * - Every few seconds the phone asks whether another phone changed the sheet, or the table
+ *   started a newer match than the one the page names (data-newer), a 204 while nothing
+ *   did, and shows the new sheet (with the newer match's link) when one did. Every answer
+ *   to this phone's own change says the match's new version (X-Match-Version), also when
+ *   only a part of the page is swapped (a bid; a save, which redraws the turn and the rows
+ *   it changed): the page knows it, and its own change is never taken for another phone's.
  * - What a change did is said once in the page's live region (#announce): every answer to a
  *   change, and every poll that brings another phone's, ends with it, swapped out of band;
  *   the same words again (a version that changed no hand: an abandon, a reopen) are not said
@@ -243,7 +244,8 @@
     var root = live();
     if (!root || !root.dataset.since || document.hidden
         || document.querySelector(".htmx-request")) { return; }
-    var url = root.dataset.since + "?since=" + root.dataset.version;
+    var url = root.dataset.since + "?since=" + root.dataset.version
+      + (root.dataset.newer ? "&newer=" + encodeURIComponent(root.dataset.newer) : "");
     /* A poll that fails (the server is away) is told by app.js: nothing to do here. */
     htmx.ajax("GET", url, { target: "#live", swap: "outerHTML" }).catch(function () {});
   }
@@ -279,9 +281,12 @@
     document.body.addEventListener("htmx:beforeSwap", function (event) {
       var root = live(), text = event.detail.serverResponse || "";
       var found = /data-version="(\d+)"/.exec(text);
+      var newer = /data-newer="([^"]+)"/.exec(text);
+      /* the table started a match the page does not name yet */
+      var moved = root && newer && newer[1] !== root.dataset.newer;
       if (root && found && event.detail.requestConfig
           && /[?&]since=/.test(event.detail.requestConfig.path)
-          && (Number(found[1]) <= Number(root.dataset.version)
+          && ((Number(found[1]) <= Number(root.dataset.version) && !moved)
               || root.querySelector(".htmx-request"))) {
         event.detail.shouldSwap = false;
       }

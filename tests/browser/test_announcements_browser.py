@@ -93,3 +93,25 @@ def test_a_page_a_change_led_to_says_it_once_it_is_read(phone, live_server):
     settled(keeper)
     keeper.wait_for_timeout(1000)
     expect(keeper.locator("#announce")).to_have_text("")
+
+
+def test_a_new_match_at_the_table_is_told_within_a_poll_one_tap_away(phone, live_server):
+    keeper, follower = phone(), phone()
+    create_match(keeper, live_server, "cavallore", ["Anna"])
+    old = keeper.url.split("#")[0].split("?")[0]
+    follower.goto(old)
+    # Another page of the table (the same phone's second tab here) starts a new match.
+    other = keeper.context.new_page()
+    create_match(other, live_server, "navawhist", ["Bruno", "Carla", "Dario"])
+    told = "The table started a new match: Navawhist, Bruno deals first."
+    for page in (keeper, follower):  # the editor's sheet.js poll, the follower's htmx poll
+        notice = page.locator(".notice.moved")
+        expect(notice).to_contain_text(told, timeout=3 * POLL_S * 1000)
+        expect(page.locator("#announce")).to_have_text(told)
+        page.wait_for_timeout((POLL_S + 1) * 1000)  # the next poll: nothing new, said once
+        expect(notice).to_have_count(1)
+    shot(keeper, "table-moved")
+    assert serious(keeper) == []
+    keeper.get_by_role("link", name="Open the new match").click()
+    expect(keeper.locator("h1")).to_have_text("Navawhist")
+    assert keeper.url.split("?")[0] == other.url.split("#")[0].split("?")[0]

@@ -9,6 +9,7 @@ awake and the app can be installed. Over plain HTTP the same page offers the sec
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -74,9 +75,32 @@ def test_over_plain_http_the_page_offers_the_secure_address(phone, server):
     expect(offer).to_be_visible()
     link = offer.locator(f"a[href^='https://{LAN_NAME}:{server.secure_port}/matches/new']")
     expect(link).to_have_count(1)
-    expect(offer.locator("a[href$='/certificate']")).to_have_count(1)
+    # This phone trusts the certificate (its probe image loads from the secure address): the
+    # step that installs it is gone, and the secure address is the bold link.
+    expect(offer).to_have_class(re.compile(r"\btrusted\b"))
+    expect(offer.locator("a[href$='/certificate']")).to_be_hidden()
+    assert link.evaluate("a => getComputedStyle(a).fontWeight") == "700"
     shot(page, "lan-http-offer")
     # The offer leads to the same page, secure.
     link.click()
     page.wait_for_url(f"https://{LAN_NAME}:{server.secure_port}/matches/new?game=quarantotto")
     assert page.evaluate("window.isSecureContext") is True
+
+
+def test_a_phone_that_does_not_trust_the_certificate_is_led_to_install_it_first(browser: Browser,
+                                                                              server):
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    page = context.new_page()
+    page.goto(f"http://127.0.0.1:{server.port}/matches/new?game=quarantotto")
+    offer = page.locator(".secure-offer")
+    expect(offer).to_have_class(re.compile(r"\buntrusted\b"))
+    install, secure = offer.locator("li a").all()[:2]
+    expect(install).to_have_text("First install the certificate")
+    expect(install).to_be_visible()
+    assert install.get_attribute("href") == "/certificate"
+    assert install.evaluate("a => getComputedStyle(a).fontWeight") == "700"
+    expect(offer).to_contain_text("its browser shows the secure address as “not private”")
+    assert secure.get_attribute("href").startswith(f"https://127.0.0.1:{server.secure_port}/")
+    expect(secure).to_be_visible()
+    shot(page, "lan-http-untrusted")
+    context.close()

@@ -13,12 +13,16 @@ from playwright.sync_api import Page, expect
 
 from ..test_scala40_web import play as play_scala40
 from .conftest import invitation_path, settled, shot, take_pen
+from .test_accessibility import serious
 
 pytestmark = pytest.mark.browser
 
 TEN = ["Anna", "Bruno", "Carla", "Dario", "Elena", "Franco", "Gina", "Luca", "Marta",
        "Nico"]
 SIX = TEN[:6]
+# Ten whose names a narrow column would cut alike at their end ("Franc…", "Maria…").
+ALIKE = ["Anna", "Francesco", "Maria Grazia", "Dario", "Elena", "Franco", "Gina",
+         "Maria Luisa", "Bartolomeo", "Nico"]
 NO_SIDEWAYS = "() => document.documentElement.scrollWidth <= document.documentElement.clientWidth"
 FONT = "e => parseFloat(getComputedStyle(e).fontSize)"
 
@@ -37,14 +41,40 @@ def switch(page: Page) -> None:
     settled(page)
 
 
+def names_apart(page: Page, boxes: str, *, in_order: bool = True) -> list[str]:
+    """The names ``boxes`` show, checked: all different, none cut by the browser (the text
+    fits its box), each whole name in its title and for a screen reader."""
+    shown = page.locator(boxes).evaluate_all("""es => es.map(e => {
+        const short = e.querySelector('.short');
+        return {text: (short || e).textContent.trim(), fits: e.scrollWidth <= e.clientWidth,
+                full: short ? short.title : e.textContent.trim(),
+                said: short ? short.nextElementSibling.textContent : e.textContent.trim()};
+    })""")
+    order = (lambda names: names) if in_order else sorted
+    assert order([name["full"] for name in shown]) == order(ALIKE)
+    assert order([name["said"] for name in shown]) == order(ALIKE)
+    texts = [name["text"] for name in shown]
+    assert len(set(texts)) == len(texts), texts
+    assert all(name["fits"] for name in shown), shown
+    return texts
+
+
 def test_large_type_doubles_the_totals_and_fits_a_ten_player_sheet(phone, live_server, table):
-    match_id = table.new_match("navawhist", TEN)
+    match_id = table.new_match("navawhist", ALIKE)
     table.play_navawhist(match_id, [0] * 10, [1] + [0] * 9)
     page = phone()
     take_pen(page, live_server + invitation_path(table, match_id))
     settled(page)
     normal = sizes(page)
     assert page.evaluate(NO_SIDEWAYS)
+    # Franco and Francesco, Maria Grazia and Maria Luisa: told apart on the sheet and the
+    # strip, nothing cut by the browser.
+    heads = names_apart(page, "#names-row th.player .name")
+    assert heads[1:3] == ["Fr…sco", "Mar…ia"] and heads[5] == "Franco"
+    assert names_apart(page, "#strip .who")[1:3] == ["Fra…sco", "Mari…ia"]
+    assert sorted(names_apart(page, ".bids .bidder-name", in_order=False)) == sorted(heads)
+    assert serious(page) == []
+    shot(page, "navawhist-10-names")
     loads = page.evaluate("() => performance.getEntriesByType('navigation').length")
     page.evaluate("() => { window.notReloaded = true; }")
     switch(page)
@@ -55,6 +85,7 @@ def test_large_type_doubles_the_totals_and_fits_a_ten_player_sheet(phone, live_s
     large = sizes(page)
     assert large == {key: 2 * value for key, value in normal.items()}, (normal, large)
     assert page.evaluate(NO_SIDEWAYS)
+    assert names_apart(page, "#names-row th.player .name") == heads
     shot(page, "large-navawhist-10")
     page.reload()
     expect(page.locator("html")).to_have_class("large")

@@ -239,7 +239,10 @@ class Membership(db.Model):
     device_id: Mapped[int] = mapped_column(
         ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True, index=True)
     # Whose phone it is, as it said when it joined or later ("Anna": the table's page shows
-    # "Anna's phone"); None: it goes by its number there ("Phone 2").
+    # "Anna's phone"); None: it goes by ``name``, else by its number there ("Phone 2").
+    owner: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
+    # The name a phone gave itself before phones said whose they were ("Kitchen phone"),
+    # shown as it was typed until it says whose it is.
     name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))
     joined_at: Mapped[datetime] = mapped_column(default=_now)
     last_seen: Mapped[datetime] = mapped_column(default=_now)

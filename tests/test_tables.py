@@ -237,8 +237,42 @@ def test_flask_export_and_import_move_whole_tables_with_their_phones(app, table,
 
 def phone_names(app, table_id: str) -> list[str | None]:
     with app.app_context():
-        return list(db.session.scalars(db.select(Membership.name).where(
+        return list(db.session.scalars(db.select(Membership.owner).where(
             Membership.table_id == table_id).order_by(Membership.joined_at)))
+
+
+def test_a_name_a_phone_gave_itself_before_stays_as_typed_until_it_says_whose_it_is(
+        app, table, tmp_path):
+    match_id = table.new_match("navawhist", NAMES)
+    table_id = table_of(table, match_id)
+    guest = phone(app)
+    assert guest.post(invitation(table, match_id), {}).status_code == 303
+    with app.app_context():  # named as phones were before they said whose they are
+        db.session.execute(db.update(Membership).where(Membership.owner.is_(None))
+                           .values(name="Kitchen phone"))
+        db.session.commit()
+    page = table.client.get(f"/tables/{table_id}").get_data(as_text=True)
+    assert "<strong>Kitchen phone · keeper</strong>" in page
+    assert "Kitchen phone&#39;s phone" not in page
+    # A backup carries both, and brings both back.
+    assert guest.post(f"/tables/{table_id}/phone", {"name": "Bruno"}).status_code == 303
+    out = tmp_path / "all.json"
+    assert app.test_cli_runner().invoke(args=["export", str(out)]).exit_code == 0
+    from scorekeeper import create_app
+    from scorekeeper.db import upgrade
+
+    moved = create_app({"TESTING": True, "SECRET_KEY": "test",
+                        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'moved.db'}"})
+    with moved.app_context():
+        upgrade()
+    assert moved.test_cli_runner().invoke(args=["import", str(out)]).exit_code == 0
+    with moved.app_context():
+        assert db.session.execute(db.select(Membership.name, Membership.owner).where(
+            Membership.table_id == table_id).order_by(Membership.joined_at)).all() == [
+            ("Kitchen phone", None), (None, "Bruno")]
+    page = table.client.get(f"/tables/{table_id}").get_data(as_text=True)
+    assert "<strong>Kitchen phone · keeper</strong>" in page
+    assert "<strong>Bruno&#39;s phone</strong>" in page
 
 
 def test_a_phone_is_asked_whose_it_is_as_it_joins_and_changes_it_later(app, table):

@@ -588,7 +588,7 @@ def table_entries(table_ids: list[str] | None, *, phones: bool) -> list[TableEnt
             every = every.where(Membership.table_id.in_(table_ids))
         for m, device in db.session.execute(every):
             members.setdefault(m.table_id, []).append(
-                Phone(device.token, m.joined_at, m.last_seen, m.name, m.keeper))
+                Phone(device.token, m.joined_at, m.last_seen, m.name, m.keeper, m.owner))
     return [TableEntry(table.id, table.name, table.secret, table.created_at,
                        members.get(table.id, [])) for table in db.session.scalars(query)]
 
@@ -727,8 +727,9 @@ def _phone(phone: Any) -> dict[str, Any] | None:
     try:
         p: Phone = read(phone, Phone, "phone")
         return {"device": p.device, "keeper": p.keeper,
-                "name": None if p.name is None else _text(p.name, NAME_LENGTH, "phone",
-                                                          empty=True) or None,
+                **{key: None if text is None else _text(text, NAME_LENGTH, "phone",
+                                                        empty=True) or None
+                   for key, text in (("name", p.name), ("owner", p.owner))},
                 "joined_at": _when(p.joined_at), "last_seen": _when(p.last_seen)}
     except ValueError:
         return None

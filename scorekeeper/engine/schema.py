@@ -75,8 +75,9 @@ class Phone(Struct):
     device: Token
     joined_at: When
     last_seen: When
-    name: _text(NAME_LENGTH, "the phone's name at its table") | None = None
+    name: _text(NAME_LENGTH, "the name the phone gave itself at its table") | None = None
     keeper: bool = False
+    owner: _text(NAME_LENGTH, "whose phone it is (\"Bruno\": Bruno's phone)") | None = None
 
 
 @described("A table: its secret proves that a match comes from it.")

@@ -114,7 +114,7 @@ def _page(table: Table, phone_form: PhoneForm | None = None, status: int = 200):
         cards=cards.in_force(table.id, _now(), zone), seen=seen,
         card_form=cards.FORM,
         phones=phones, me=me.id if me else None, phone_label=phone_label,
-        phone_form=phone_form or PhoneForm(name=mine.name if mine else None),
+        phone_form=phone_form or PhoneForm(name=mine.owner if mine else None),
         keeper=bool(mine and mine.keeper),
         removed=request.args.get("removed", "")[:NAME_LENGTH],
         joined=request.args.get("joined") == "1",
@@ -160,7 +160,7 @@ def name_phone(table_id: str):
     form = PhoneForm()
     if not form.validate():
         return _page(table, phone_form=form, status=422)
-    mine.name = form.name.data or None
+    mine.owner, mine.name = form.name.data or None, None
     db.session.commit()
     return redirect(url_for("tables.show", table_id=table.id, _anchor="phones"), 303)
 
@@ -180,10 +180,10 @@ def _as_keeper(table: Table) -> Membership:
 
 def _phone_name(table: Table, device_id: int) -> str:
     """The name a phone goes by at the table, as its page lists it ("Phone 2" unnamed)."""
-    ids = db.session.execute(select(Membership.device_id, Membership.name)
+    ids = db.session.execute(select(Membership.device_id, Membership.owner, Membership.name)
                              .where(Membership.table_id == table.id)
                              .order_by(Membership.joined_at)).all()
-    return next((phone_label(name, index) for index, (device, name)
+    return next((phone_label(owner, name, index) for index, (device, owner, name)
                  in enumerate(ids, start=1) if device == device_id), "")
 
 
@@ -332,7 +332,7 @@ def join_table(token: str):
         join(table.id)
         mine = membership(table.id)
         if mine is not None and form.name.data:
-            mine.name = form.name.data
+            mine.owner, mine.name = form.name.data, None
         db.session.commit()
     # The page it lands on says what this phone may now do.
     match_id = request.args.get("m")

@@ -81,10 +81,13 @@ def table_tournaments(table_ids: list[str]) -> dict[str, list[Organised]]:
     return found
 
 
-def phone_label(name: str | None, number: int) -> str:
-    """How a table's page names a phone: "Bruno's phone" for a phone named Bruno, else by
-    its place among the table's phones ("Phone 2")."""
-    return _("%(name)s's phone", name=name) if name else _("Phone %(n)s", n=number)
+def phone_label(owner: str | None, name: str | None, number: int) -> str:
+    """How a table's page names a phone: "Bruno's phone" for Bruno's (``owner``), the name
+    it gave itself before phones said whose they were (``name``, as it was typed), else by its
+    place among the table's phones ("Phone 2")."""
+    if owner:
+        return _("%(name)s's phone", name=owner)
+    return name or _("Phone %(n)s", n=number)
 
 
 def known_players(table: Table | None) -> list[str]:

@@ -111,6 +111,8 @@ FIELDS: dict[str, list[str]] = {
     "tournaments.seat": ["version"],
     "tournaments.close": ["confirm"],
     "tournaments.reopen": ["version"],
+    "tournaments.publish": ["version"],
+    "tournaments.swap": ["version", "first", "second"],
     "tournaments.keep": [],
 }
 FIELDS["quarantotto.edit"] = FIELDS["quarantotto.enter"]
@@ -501,6 +503,9 @@ class World:
             self._tournament = made.headers["Location"].rsplit("/", 1)[1]
             seated = self.table.post(f"/tournaments/{self._tournament}/rounds", {"version": 0})
             assert seated.status_code == 303, seated.status_code
+            published = self.table.post(f"/tournaments/{self._tournament}/rounds/1/publish",
+                                        {"version": 1})
+            assert published.status_code == 303, published.status_code
         return self._tournament
 
     def keep_token(self, table_id: str) -> str:
@@ -516,6 +521,8 @@ class World:
             db.session.remove()
         if closed:
             self.table.post(f"/tournaments/{tournament}/rounds", {"version": version})
+            self.table.post(f"/tournaments/{tournament}/rounds/{row.number + 1}/publish",
+                            {"version": version + 1})
         with self.app.app_context():
             return db.session.scalar(select(models.TournamentTable.token).where(
                 models.TournamentTable.tournament_id == tournament)

@@ -66,19 +66,23 @@ from ..web.tournaments import (
     close_round,
     closing_key,
     current_round,
+    drawn,
     get_organised,
     get_tournament,
     late_refusal,
     organiser,
     plan,
+    publish_round,
     reopen_round,
     reopenable,
     results,
     round_clock,
     scorecard,
     seat_next_round,
+    seen_results,
     sitting_out,
     standings_after,
+    swap_entrants,
     tournament_json,
     unfinished,
     version_key,
@@ -179,13 +183,14 @@ def show(tournament_id: str):
 
 
 def _context(tournament: Tournament) -> dict:
-    done = results(tournament)
-    row = current_round(tournament)
+    done = seen_results(tournament)
+    row = tournament.round_rows[len(done.rounds) - 1] if done.rounds else None
     runs = organiser(tournament)
     over = row is None or row.closed or done.finished(row.number)
     return {"tournament": tournament, "game": GAMES[tournament.game], "results": done,
             "entrants": {e.number: e for e in tournament.entrants},
             "organiser": runs, "row": row, "formats": FORMATS,
+            "drawn": drawn(tournament) if runs else None,
             "round_over": over,
             "clock": None if over else round_clock(row.number, row.started_at,
                                                    tournament.round_minutes,
@@ -271,6 +276,8 @@ def seat(tournament_id: str):
     if not form.validate() or form.version.data != tournament.version:
         return _refused(tournament, _("The tournament changed meanwhile: here it is as it "
                                       "stands now."))
+    if (row := drawn(tournament)) is not None:
+        return _refused(tournament, _("Round %(n)s is drawn: publish it first.", n=row.number))
     if (asked := _unconfirmed(tournament, "seat")) is not None:
         return asked
     try:
@@ -351,6 +358,48 @@ def reopen(tournament_id: str, number: int):
     db.session.commit()
     return redirect(url_for("tournaments.show", tournament_id=tournament.id,
                             _anchor="next-round"), 303)
+
+
+@bp.post("/tournaments/<tournament_id>/rounds/<int(max=99):number>/publish")
+def publish(tournament_id: str, number: int):
+    """Publish drawn round ``number``: every page shows it, its codes keep their tables and
+    its clock starts."""
+    tournament = get_organised(tournament_id)
+    form = StepForm()
+    row = drawn(tournament)
+    if not form.validate() or form.version.data != tournament.version \
+            or row is None or row.number != number:
+        return _refused(tournament, _("The tournament changed meanwhile: here it is as it "
+                                      "stands now."))
+    publish_round(tournament)
+    db.session.commit()
+    return redirect(url_for("tournaments.seating", tournament_id=tournament.id,
+                            number=number), 303)
+
+
+@bp.post("/tournaments/<tournament_id>/rounds/<int(max=99):number>/swap")
+def swap(tournament_id: str, number: int):
+    """Swap two entrants of drawn round ``number`` between their tables (recorded on the
+    round)."""
+    tournament = get_organised(tournament_id)
+    form = StepForm()
+    if not form.validate() or form.version.data != tournament.version \
+            or number != len(tournament.round_rows):
+        return _refused_seating(tournament, number, _(
+            "The tournament changed meanwhile: here it is as it stands now."))
+    first, second = (request.form.get(k, -1, type=int) for k in ("first", "second"))
+    if (error := swap_entrants(tournament, first, second)) is not None:
+        return _refused_seating(tournament, number, error)
+    db.session.commit()
+    return redirect(url_for("tournaments.seating", tournament_id=tournament.id,
+                            number=number, _anchor="swap"), 303)
+
+
+def _refused_seating(tournament: Tournament, number: int, error: str):
+    """The round's seating page saying what was refused, nothing stored."""
+    db.session.rollback()
+    return render_template("tournaments/seating.html", **_seating_context(tournament, number),
+                           error=error), 422
 
 
 def _round_tables(tournament: Tournament, number: int) -> list[TournamentTable]:
@@ -455,6 +504,8 @@ def keep(token: str):
         abort(404, _("This code keeps no table: ask the organiser for the seating."))
     tournament = db.session.get(Tournament, table.tournament_id)
     row = tournament.round_rows[table.round - 1]
+    if row.published_at is None:
+        abort(403, _("This round is not published yet: ask the organiser."))
     if row.closed:
         abort(403, _("Round %(round)s is over: its matches take no more changes.",
                      round=table.round))

@@ -351,9 +351,10 @@ def changes_said(played: Played) -> list[str]:
 
 
 def seat_next_round(tournament: Tournament) -> TournamentRound:
-    """Close the round in play and seat the next one: one ordinary match a table, in the
+    """Close the round in play and draw the next one: one ordinary match a table, in the
     organiser's table, with the tournament's options (RuleError when it cannot be seated).
-    The caller commits."""
+    The round is seen by the organiser's phones only until :func:`publish_round`. The
+    caller commits."""
     done = results(tournament)
     scores = [[p.score for p in round_] + [rules.sat_out(e) for e in row.sitting_out]
               for round_, row in zip(done.rounds, tournament.round_rows, strict=True)]
@@ -379,10 +380,104 @@ def seat_next_round(tournament: Tournament) -> TournamentRound:
             round=seating.number, number=seated.number, entrants=list(seated.entrants),
             dealer=seated.dealer, match_id=match.id))
     row = TournamentRound(number=seating.number, sitting_out=list(seating.sitting_out),
-                          final=seating.final, started_at=now())
+                          final=seating.final)
     tournament.round_rows.append(row)
     tournament.version += 1
     return row
+
+
+def drawn(tournament: Tournament) -> TournamentRound | None:
+    """The latest round while it is drawn and not published yet; None otherwise."""
+    row = current_round(tournament)
+    return row if row is not None and row.published_at is None else None
+
+
+def publish_round(tournament: Tournament) -> None:
+    """Publish the drawn round: every page shows it, its codes keep their tables, its clock
+    starts. Its matches and the round before's take a new version, so that their pages
+    (the clock, the way to the next table) show it within one poll. The caller commits."""
+    row = drawn(tournament)
+    if row is None:
+        return
+    row.published_at = row.started_at = now()
+    numbers = (row.number - 1, row.number)
+    ids = [t.match_id for t in tournament.tables if t.round in numbers and t.match_id]
+    for match in db.session.scalars(select(Match).where(Match.id.in_(ids))):
+        match.version += 1
+    tournament.version += 1
+
+
+def swap_entrants(tournament: Tournament, first: int, second: int) -> str | None:
+    """Swap entrants ``first`` and ``second`` between two tables of the drawn round: each
+    takes the other's seats (the table sizes, seats and first dealers stay as drawn), the
+    swap is recorded on the round. The reason it is refused, naming them, else None. The
+    caller commits."""
+    row = drawn(tournament)
+    names = {e.number: e.name for e in tournament.entrants}
+    if row is None:
+        return _("The round is published: its seating can no longer be changed.")
+    if first not in names or second not in names or first == second:
+        return _("Choose two different entrants to swap.")
+    tables = [t for t in tournament.tables if t.round == row.number]
+    at = {n: t for t in tables for n in t.entrants}
+    for number in (first, second):
+        if number not in at:
+            return _("%(name)s is not seated in round %(n)s: only seated entrants can be "
+                     "swapped.", name=names[number], n=row.number)
+    if at[first] is at[second]:
+        return _("%(first)s and %(second)s sit at the same table: a swap moves entrants "
+                 "between tables.", first=names[first], second=names[second])
+    if tournament.format == rules.Format.GROUPS and row.number > 1:
+        return _("A round-robin group plays together every round: only round 1 can be "
+                 "swapped.")
+    one, other = at[first], at[second]
+    places = [(one, one.entrants.index(first)), (other, other.entrants.index(second))]
+    seats = [_entrant_seats(tournament, table, place) for table, place in places]
+    matches = {m.id: m for m in db.session.scalars(
+        select(Match).options(selectinload(Match.seats))
+        .where(Match.id.in_([one.match_id, other.match_id])))}
+    if len(matches) == 2:
+        rows = [sorted((s for s in matches[t.match_id].seats if s.seat in taken),
+                       key=lambda s: s.seat)
+                for (t, _place), taken in zip(places, seats, strict=True)]
+        for a, b in zip(rows[0], rows[1], strict=True):
+            a.player_id, b.player_id = b.player_id, a.player_id
+        for match in matches.values():
+            match.version += 1
+    one.entrants = [second if n == first else n for n in one.entrants]
+    other.entrants = [first if n == second else n for n in other.entrants]
+    row.swaps = [*row.swaps, [first, second]]
+    tournament.version += 1
+    return None
+
+
+def _entrant_seats(tournament: Tournament, table: TournamentTable, place: int) -> list[int]:
+    """The seats of the entrant at ``place`` of ``table`` (a pair fills two)."""
+    count = len(table.entrants)
+    return [place + k * count for k in range(2 if tournament.pairs else 1)]
+
+
+def seen_rounds(tournament: Tournament) -> int:
+    """How many rounds this phone sees: every round seated for the organiser's phones, the
+    published ones for everyone else."""
+    count = len(tournament.round_rows)
+    return count - 1 if drawn(tournament) is not None and not organiser(tournament) else count
+
+
+def seen_results(tournament: Tournament) -> Results:
+    """The results as this phone may see them: without the drawn round for anyone but the
+    organiser's phones."""
+    done = results(tournament)
+    count = seen_rounds(tournament)
+    if count == len(done.rounds):
+        return done
+    if count:
+        overall = standings_after(tournament, done, count)
+    else:
+        rank, order, out = _ranking(tournament, {})
+        overall = rank(order, [], out, ())
+    return Results(done.rounds[:count], done.per_round[:count], overall, False,
+                   done.keys[:count])
 
 
 def _seats(tournament: Tournament, table: rules.Table) -> int:
@@ -609,8 +704,9 @@ def kept_matches() -> list[Match]:
 def tournament_json(tournament: Tournament) -> dict[str, Any]:
     """The tournament as data (its .json and the API's): each round's tables and standings
     (and its seating's time, in UTC), the overall standings; points as exact fractions
-    ("7/2") beside their one-decimal text; the round's clock in minutes (None: no clock)."""
-    done = results(tournament)
+    ("7/2") beside their one-decimal text; the round's clock in minutes (None: no clock). A
+    drawn round is there for the organiser's phones only, not published yet."""
+    done = seen_results(tournament)
     names = {e.number: e.name for e in tournament.entrants}
 
     def rows(standings):
@@ -627,6 +723,8 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
             "late_entrants": [{"entrant": e.name, "from_round": e.joined + 1}
                               for e in tournament.entrants if e.joined is not None],
             "rounds": [{"number": row.number, "closed": row.closed,
+                        "published": row.published_at is not None,
+                        "swaps": [[names[n] for n in swap] for swap in row.swaps],
                         "started_at": row.started_at and f"{row.started_at.isoformat()}Z",
                         "closed_early": list(row.closed_early),
                         "sitting_out": [names[n] for n in sitting_out(tournament, row)],
@@ -635,7 +733,8 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
                                     "entrants": [names[n] for n in p.table.entrants]}
                                    for p in played],
                         "standings": rows(per_round)}
-                       for row, played, per_round in zip(tournament.round_rows, done.rounds,
+                       for row, played, per_round in zip(tournament.round_rows[:len(done.rounds)],
+                                                         done.rounds,
                                                          done.per_round, strict=True)],
             "standings": rows(done.overall), "provisional": done.overall.provisional,
             "over": done.over}

@@ -1,0 +1,109 @@
+"""Running a tournament evening (issue 43): a round is drawn for the organiser's phones alone,
+may have two entrants swapped, and is shown everywhere once published; each entrant's phone
+says where to go; a table's code checks its phone in; a finished table's phone is offered
+its next table.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from flask import Flask
+from sqlalchemy import select
+
+from scorekeeper.db import db
+from scorekeeper.models import Table as TableRow
+from scorekeeper.models import TournamentTable
+
+from .conftest import Table
+from .test_tournaments_web import NAVA, Organiser, ok, table_phone
+
+EIGHT = NAVA[:8]
+
+
+def tokens(app: Flask, tournament_id: str, number: int) -> list[str]:
+    """The codes of round ``number``'s tables, as stored (the page shows none before the
+    round is published)."""
+    with app.app_context():
+        return list(db.session.scalars(
+            select(TournamentTable.token).where(TournamentTable.tournament_id == tournament_id,
+                                                TournamentTable.round == number)
+            .order_by(TournamentTable.number)))
+
+
+def evening(app: Flask, **fields) -> tuple[Organiser, str]:
+    organiser = Organiser(app.test_client(), app)
+    return organiser, organiser.create("quarantotto", EIGHT, rounds=2, **fields)
+
+
+def test_a_drawn_round_is_the_organisers_until_published(app: Flask) -> None:
+    at = datetime(2026, 12, 4, 21, 0)
+    app.config["NOW"] = lambda: at
+    organiser, tournament_id = evening(app, round_minutes=30)
+    follower = Table(app.test_client())
+    organiser.draw(tournament_id)
+    drawn = organiser.state(tournament_id)["rounds"]
+    assert [r["published"] for r in drawn] == [False]
+    tables = drawn[0]["tables"]
+    page = organiser.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert "Round 1 is drawn" in page and "Publish round 1" in page
+    # Nobody else sees it: the page, the JSON, the standings, the table screen.
+    assert follower.client.get(f"/tournaments/{tournament_id}.json").get_json()["rounds"] == []
+    seen = follower.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert "Table 1" not in seen and "Publish" not in seen
+    with app.app_context():
+        table = db.session.get(TableRow, organiser.table_id)
+        screen = f"/tables/{table.id}/screen/{table.screen_token}"
+    assert tables[0]["match"] not in follower.client.get(screen).get_data(as_text=True)
+    # Its codes grant nothing yet.
+    codes = tokens(app, tournament_id, 1)
+    phone = Table(app.test_client())
+    for method in (phone.client.get, lambda url: phone.post(url, {})):
+        refused = method(f"/tournaments/keep/{codes[0]}")
+        assert refused.status_code == 403
+        assert "This round is not published yet" in refused.get_data(as_text=True)
+    assert "/tournaments/keep/" not in organiser.client.get(
+        f"/tournaments/{tournament_id}/rounds/1").get_data(as_text=True)
+    # A swap between tables: recorded, shown, and the matches seat them so.
+    anna, carla = tables[0]["entrants"][1], tables[1]["entrants"][2]
+    number = {name: n for n, name in enumerate(EIGHT)}
+    ok(organiser.post(f"/tournaments/{tournament_id}/rounds/1/swap",
+                      {"version": organiser.version(tournament_id),
+                       "first": number[anna], "second": number[carla]}))
+    swapped = organiser.state(tournament_id)["rounds"][0]
+    assert swapped["tables"][0]["entrants"][1] == carla
+    assert swapped["tables"][1]["entrants"][2] == anna
+    assert swapped["swaps"] == [[anna, carla]]
+    assert [p["name"] for p in organiser.sheet(tables[0]["match"])["players"]][1] == carla
+    assert [p["name"] for p in organiser.sheet(tables[1]["match"])["players"]][2] == anna
+    assert f"Swapped {anna} and {carla}" in organiser.client.get(
+        f"/tournaments/{tournament_id}/rounds/1").get_data(as_text=True)
+    # Two at one table cannot be swapped: said, nothing stored.
+    same = tables[0]["entrants"]
+    refused = organiser.post(f"/tournaments/{tournament_id}/rounds/1/swap",
+                             {"version": organiser.version(tournament_id),
+                              "first": number[same[0]], "second": number[same[2]]})
+    assert refused.status_code == 422
+    assert f"{same[0]} and {same[2]} sit at the same table" in refused.get_data(as_text=True)
+    assert organiser.state(tournament_id)["rounds"][0]["swaps"] == [[anna, carla]]
+    # Publishing shows it to everyone and starts its clock then, not at the draw.
+    at += timedelta(minutes=10)
+    ok(organiser.post(f"/tournaments/{tournament_id}/rounds/1/publish",
+                      {"version": organiser.version(tournament_id)}))
+    state = follower.client.get(f"/tournaments/{tournament_id}.json").get_json()
+    assert state["rounds"][0]["published"] is True
+    assert state["rounds"][0]["started_at"] == "2026-12-04T21:10:00Z"
+    assert state["rounds"][0]["swaps"] == [[anna, carla]]
+    seen = follower.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert "Table 1" in seen and f"Swapped {anna} and {carla}" in seen
+    at += timedelta(minutes=5)
+    assert "Round 1: 25 min left" in organiser.client.get(f"/tournaments/{tournament_id}").get_data(
+        as_text=True)
+    kept = table_phone(app, f"/tournaments/keep/{codes[0]}")
+    assert kept.match_id == tables[0]["match"]
+    # A published round's seating stays as it is.
+    refused = organiser.post(f"/tournaments/{tournament_id}/rounds/1/swap",
+                             {"version": organiser.version(tournament_id),
+                              "first": number[anna], "second": number[carla]})
+    assert refused.status_code == 422
+    assert "can no longer be changed" in refused.get_data(as_text=True)

@@ -55,6 +55,8 @@ def test_a_drawn_round_is_the_organisers_until_published(app: Flask) -> None:
         table = db.session.get(TableRow, organiser.table_id)
         screen = f"/tables/{table.id}/screen/{table.screen_token}"
     assert tables[0]["match"] not in follower.client.get(screen).get_data(as_text=True)
+    assert "Round 1" not in follower.client.get(f"/tournaments/{tournament_id}.ics").get_data(
+        as_text=True)
     # Its codes grant nothing yet.
     codes = tokens(app, tournament_id, 1)
     phone = Table(app.test_client())
@@ -96,6 +98,8 @@ def test_a_drawn_round_is_the_organisers_until_published(app: Flask) -> None:
     assert state["rounds"][0]["swaps"] == [[anna, carla]]
     seen = follower.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
     assert "Table 1" in seen and f"Swapped {anna} and {carla}" in seen
+    assert "Round 1" in follower.client.get(f"/tournaments/{tournament_id}.ics").get_data(
+        as_text=True)
     at += timedelta(minutes=5)
     assert "Round 1: 25 min left" in organiser.client.get(f"/tournaments/{tournament_id}").get_data(
         as_text=True)

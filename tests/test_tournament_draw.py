@@ -111,3 +111,55 @@ def test_a_drawn_round_is_the_organisers_until_published(app: Flask) -> None:
                               "first": number[anna], "second": number[carla]})
     assert refused.status_code == 422
     assert "can no longer be changed" in refused.get_data(as_text=True)
+
+
+def test_each_entrant_sees_where_to_go_on_its_phone_and_on_the_screen(app: Flask) -> None:
+    organiser, tournament_id = evening(app)
+    phone = Table(app.test_client())
+    page = phone.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert "This is me: Ada" in page
+    ok(phone.post(f"/tournaments/{tournament_id}/me", {"entrant": 0}))  # Ada
+    page = phone.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert "No round is published yet" in page and "This is not me" in page
+    organiser.draw(tournament_id)
+    assert "Round 1: table" not in phone.client.get(
+        f"/tournaments/{tournament_id}").get_data(as_text=True)
+    # The page's poll learns of the round within one poll once it is published.
+    since = organiser.version(tournament_id)
+    assert phone.client.get(f"/tournaments/{tournament_id}/where?since={since}").status_code \
+        == 204
+    organiser.publish(tournament_id, 1)
+    tables = organiser.state(tournament_id)["rounds"][0]["tables"]
+    at = next(t for t in tables if "Ada" in t["entrants"])
+    seat = at["entrants"].index("Ada") + 1
+    line = (f"Round 1: table {at['number']}, seat {seat}, "
+            f"{at['entrants'][at['dealer']]} deals first")
+    polled = phone.client.get(f"/tournaments/{tournament_id}/where?since={since}")
+    assert polled.status_code == 200 and line in polled.get_data(as_text=True)
+    assert line in phone.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    # The phone changes its mind: it is Bea; then nobody.
+    ok(phone.post(f"/tournaments/{tournament_id}/me", {"entrant": 1}))
+    assert "Round 1: table" in phone.client.get(f"/tournaments/{tournament_id}").get_data(
+        as_text=True)
+    ok(phone.post(f"/tournaments/{tournament_id}/me", {}))
+    assert "Round 1: table" not in phone.client.get(
+        f"/tournaments/{tournament_id}").get_data(as_text=True)
+    # The screen lists everyone, by name, with their table and seat.
+    screen = phone.client.get(f"/tournaments/{tournament_id}/screen").get_data(as_text=True)
+    for table in tables:
+        for place, name in enumerate(table["entrants"], start=1):
+            assert f'<span class="goes-name">{name}</span>' in screen
+            assert f"table {table['number']}, seat {place}</span>" in screen
+    assert "js/rotate.js" in screen
+    version = organiser.version(tournament_id)
+    polled = phone.client.get(f"/tournaments/{tournament_id}/screen?since={version}",
+                              headers={"HX-Request": "true"})
+    assert polled.status_code == 204
+
+
+def test_the_tournaments_screen_before_a_round_is_published(app: Flask) -> None:
+    organiser, tournament_id = evening(app)
+    organiser.draw(tournament_id)
+    follower = app.test_client()
+    screen = follower.get(f"/tournaments/{tournament_id}/screen").get_data(as_text=True)
+    assert "No round is published yet" in screen and "goes-name" not in screen

@@ -63,6 +63,8 @@ from ..web.pages import download_language, is_htmx
 from ..web.tables import known_players
 from ..web.tournaments import (
     changes_said,
+    claim,
+    claimed,
     close_round,
     closing_key,
     current_round,
@@ -73,6 +75,7 @@ from ..web.tournaments import (
     organiser,
     plan,
     publish_round,
+    published_round,
     reopen_round,
     reopenable,
     results,
@@ -86,6 +89,7 @@ from ..web.tournaments import (
     tournament_json,
     unfinished,
     version_key,
+    where_to_go,
 )
 
 bp = Blueprint("tournaments", __name__)
@@ -179,7 +183,8 @@ def show(tournament_id: str):
     """The tournament: its rounds and tables, the standings, and for the organiser the
     entrants to add or withdraw and the next round to seat."""
     tournament = get_tournament(tournament_id)
-    return render_template("tournaments/show.html", **_context(tournament))
+    return render_template("tournaments/show.html", **_context(tournament),
+                           poll_seconds=POLL_SECONDS)
 
 
 def _context(tournament: Tournament) -> dict:
@@ -190,7 +195,7 @@ def _context(tournament: Tournament) -> dict:
     return {"tournament": tournament, "game": GAMES[tournament.game], "results": done,
             "entrants": {e.number: e for e in tournament.entrants},
             "organiser": runs, "row": row, "formats": FORMATS,
-            "drawn": drawn(tournament) if runs else None,
+            "drawn": drawn(tournament) if runs else None, **_where(tournament),
             "round_over": over,
             "clock": None if over else round_clock(row.number, row.started_at,
                                                    tournament.round_minutes,
@@ -201,6 +206,59 @@ def _context(tournament: Tournament) -> dict:
             "kept_html": kept_html, "changes_said": changes_said,
             "sitting_out_of": partial(sitting_out, tournament),
             "late_open": runs and row is not None and late_refusal(tournament) is None}
+
+
+def _where(tournament: Tournament) -> dict:
+    """Who this phone said it is (``me``) and where that entrant goes in the latest round
+    published (``place``; None before it is published)."""
+    me = claimed(tournament)
+    row = published_round(tournament)
+    return {"me": me, "place": where_to_go(tournament, row).get(me)
+            if row is not None and me is not None else None}
+
+
+@bp.post("/tournaments/<tournament_id>/me")
+def claim_entrant(tournament_id: str):
+    """This phone says which entrant it is ("This is me"), or forgets it (no entrant):
+    its tournament page then leads with where that entrant goes."""
+    tournament = get_tournament(tournament_id)
+    number = request.form.get("entrant", type=int)
+    if number is not None and all(e.number != number for e in tournament.entrants):
+        abort(404, _("There is no such entrant."))
+    claim(tournament, number)
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id), 303)
+
+
+@bp.get("/tournaments/<tournament_id>/where")
+def where(tournament_id: str):
+    """The line that says where this phone's entrant goes, asked every few seconds by the
+    tournament page (``since``: 204 while the tournament is as it was)."""
+    tournament = get_tournament(tournament_id)
+    if request.args.get("since", type=int) == tournament.version:
+        return "", 204, {"Cache-Control": "no-cache"}
+    return render_template("tournaments/_where.html", tournament=tournament,
+                           entrants={e.number: e for e in tournament.entrants},
+                           poll_seconds=POLL_SECONDS, **_where(tournament)), 200, \
+        {"Cache-Control": "no-cache"}
+
+
+@bp.get("/tournaments/<tournament_id>/screen")
+def screen(tournament_id: str):
+    """The tournament's screen, for a TV or a laptop in the room: where every entrant goes
+    in the latest round published, in large type, paged through by itself when it does not
+    fit; its poll (htmx, ``since``) gets 204 while the tournament is as it was."""
+    tournament = get_tournament(tournament_id)
+    if is_htmx() and request.args.get("since", type=int) == tournament.version:
+        return "", 204, {"Cache-Control": "no-cache"}
+    row = published_round(tournament)
+    entrants = {e.number: e for e in tournament.entrants}
+    found = where_to_go(tournament, row) if row is not None else {}
+    rows = sorted(found.values(), key=lambda p: entrants[p.entrant].name.casefold())
+    template = "tournaments/_screen.html" if is_htmx() else "tournaments/screen.html"
+    return render_template(template, tournament=tournament, row=row, rows=rows,
+                           entrants=entrants, poll_seconds=POLL_SECONDS,
+                           light=request.args.get("theme") == "light"), 200, \
+        {"Cache-Control": "no-cache"}
 
 
 def kept_html(key: tuple, caller: Callable[[], str]) -> Markup:

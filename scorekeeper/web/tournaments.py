@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 from math import ceil
 from typing import Any
 
-from flask import abort, current_app
+from flask import abort, current_app, session
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import selectinload
@@ -478,6 +478,59 @@ def seen_results(tournament: Tournament) -> Results:
         overall = rank(order, [], out, ())
     return Results(done.rounds[:count], done.per_round[:count], overall, False,
                    done.keys[:count])
+
+
+def published_round(tournament: Tournament) -> TournamentRound | None:
+    """The latest round published; None before round 1 is."""
+    return next((row for row in reversed(tournament.round_rows) if row.published_at), None)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an entrant goes in a round: the table (None: they sit it out), their seats
+    counted from 1 (a pair fills two) and the first dealer's name."""
+
+    round: int
+    entrant: int
+    table: int | None
+    seats: tuple[int, ...]
+    dealer: str | None
+
+
+def where_to_go(tournament: Tournament, row: TournamentRound) -> dict[int, Place]:
+    """Where each entrant of round ``row`` goes, by entrant number."""
+    entrants = {e.number: e for e in tournament.entrants}
+    found = {}
+    for table in tournament.tables:
+        if table.round != row.number:
+            continue
+        count = len(table.entrants)
+        dealer = entrants[table.entrants[table.dealer % count]].names[table.dealer // count]
+        for place, number in enumerate(table.entrants):
+            seats = tuple(s + 1 for s in _entrant_seats(tournament, table, place))
+            found[number] = Place(row.number, number, table.number, seats, dealer)
+    for number in sitting_out(tournament, row):
+        found[number] = Place(row.number, number, None, (), None)
+    return found
+
+
+CLAIMS = "me"  # the session's key: {tournament id: the entrant this phone says it is}
+MAX_CLAIMS = 20
+
+
+def claimed(tournament: Tournament) -> int | None:
+    """The entrant this phone said it is ("This is me"), or None."""
+    number = session.get(CLAIMS, {}).get(tournament.id)
+    return number if any(e.number == number for e in tournament.entrants) else None
+
+
+def claim(tournament: Tournament, number: int | None) -> None:
+    """Remember on this phone (its session cookie) that it is entrant ``number``; None
+    forgets it. Only the latest few tournaments are remembered."""
+    claims = {k: v for k, v in session.get(CLAIMS, {}).items() if k != tournament.id}
+    if number is not None:
+        claims[tournament.id] = number
+    session[CLAIMS] = dict(list(claims.items())[-MAX_CLAIMS:])
 
 
 def _seats(tournament: Tournament, table: rules.Table) -> int:

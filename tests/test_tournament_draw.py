@@ -163,3 +163,36 @@ def test_the_tournaments_screen_before_a_round_is_published(app: Flask) -> None:
     follower = app.test_client()
     screen = follower.get(f"/tournaments/{tournament_id}/screen").get_data(as_text=True)
     assert "No round is published yet" in screen and "goes-name" not in screen
+
+
+def test_a_tables_code_checks_its_phone_in_and_sends_a_stray_phone_to_its_table(
+        app: Flask) -> None:
+    organiser, tournament_id = evening(app)
+    organiser.draw(tournament_id)
+    links = organiser.publish(tournament_id, 1)
+    tables = organiser.state(tournament_id)["rounds"][0]["tables"]
+    seating = organiser.client.get(f"/tournaments/{tournament_id}/rounds/1").get_data(
+        as_text=True)
+    assert seating.count("Not checked in yet") == 2 and "Checked in<" not in seating
+    # A phone that said it is an entrant of table 2 scans table 1's code: sent to table 2.
+    stray = Table(app.test_client())
+    entrant = EIGHT.index(tables[1]["entrants"][0])
+    ok(stray.post(f"/tournaments/{tournament_id}/me", {"entrant": entrant}))
+    for method in (stray.client.get, lambda url: stray.post(url, {})):
+        refused = method(links[0])
+        assert refused.status_code == 403
+        assert "You are at table 2 in round 1." in refused.get_data(as_text=True)
+    seating = organiser.client.get(f"/tournaments/{tournament_id}/rounds/1").get_data(
+        as_text=True)
+    assert seating.count("Not checked in yet") == 2
+    refused = stray.post(f"/matches/{tables[0]['match']}/undo", {"version": 0})
+    assert refused.status_code == 403
+    # At its own table's code it checks in and keeps that table's match.
+    kept = table_phone(app, links[1])
+    assert kept.match_id == tables[1]["match"]
+    ok(stray.post(links[1], {}))
+    seating = organiser.client.get(f"/tournaments/{tournament_id}/rounds/1").get_data(
+        as_text=True)
+    assert seating.count("Not checked in yet") == 1 and seating.count("Checked in<") == 1
+    page = organiser.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
+    assert "not checked in yet" in page and "· <span class=\"checked-in\">checked in" in page

@@ -72,6 +72,7 @@ from ..web.tournaments import (
     get_organised,
     get_tournament,
     late_refusal,
+    now,
     organiser,
     plan,
     publish_round,
@@ -196,6 +197,8 @@ def _context(tournament: Tournament) -> dict:
             "entrants": {e.number: e for e in tournament.entrants},
             "organiser": runs, "row": row, "formats": FORMATS,
             "drawn": drawn(tournament) if runs else None, **_where(tournament),
+            "checked_in": {(t.round, t.number) for t in tournament.tables if t.checked_in_at}
+            if runs else set(),
             "round_over": over,
             "clock": None if over else round_clock(row.number, row.started_at,
                                                    tournament.round_minutes,
@@ -555,8 +558,9 @@ def standings_pdf(tournament_id: str):
 
 @bp.route("/tournaments/keep/<token>", methods=["GET", "POST"])
 def keep(token: str):
-    """A table's code: asks first (GET), then lets this phone edit that table's match alone
-    and opens it."""
+    """A table's code: asks first (GET), then checks the table in and lets this phone edit
+    that table's match alone, and opens it. A phone that said it is an entrant seated at
+    another table is told where it belongs, and granted nothing."""
     table = db.session.scalar(select(TournamentTable).where(TournamentTable.token == token[:64]))
     if table is None or table.match_id is None:
         abort(404, _("This code keeps no table: ask the organiser for the seating."))
@@ -567,9 +571,17 @@ def keep(token: str):
     if row.closed:
         abort(403, _("Round %(round)s is over: its matches take no more changes.",
                      round=table.round))
+    me = claimed(tournament)
+    elsewhere = where_to_go(tournament, row).get(me) if me is not None else None
+    if elsewhere is not None and elsewhere.table != table.number:
+        abort(403, _("You are at table %(table)s in round %(round)s.", table=elsewhere.table,
+                     round=row.number) if elsewhere.table is not None else
+              _("You sit out round %(round)s.", round=row.number))
     if request.method == "GET":
         return render_template("tournaments/keep.html", tournament=tournament, table=table,
                                entrants={e.number: e for e in tournament.entrants})
+    if table.checked_in_at is None:
+        table.checked_in_at = now()
     device = current_device(create=True)
     if db.session.get(MatchKeeper, (table.match_id, device.id)) is None:
         db.session.add(MatchKeeper(match_id=table.match_id, device_id=device.id))

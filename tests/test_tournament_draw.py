@@ -6,6 +6,9 @@ its next table.
 
 from __future__ import annotations
 
+import random
+import re
+from collections import Counter
 from datetime import datetime, timedelta
 
 from flask import Flask
@@ -16,7 +19,7 @@ from scorekeeper.models import Table as TableRow
 from scorekeeper.models import TournamentTable
 
 from .conftest import Table
-from .test_tournaments_web import NAVA, Organiser, ok, table_phone
+from .test_tournaments_web import NAVA, Organiser, ok, play_rummy, table_phone
 
 EIGHT = NAVA[:8]
 
@@ -196,3 +199,48 @@ def test_a_tables_code_checks_its_phone_in_and_sends_a_stray_phone_to_its_table(
     assert seating.count("Not checked in yet") == 1 and seating.count("Checked in<") == 1
     page = organiser.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
     assert "not checked in yet" in page and "· <span class=\"checked-in\">checked in" in page
+
+
+NEXT = re.compile(r'hx-get="(/tournaments/[^"]+/next/1/(\d)[^"]*)"')
+
+
+def test_a_finished_tables_phone_is_offered_its_next_table_in_one_tap(app: Flask) -> None:
+    organiser, tournament_id = evening(app)
+    links = organiser.seat(tournament_id)
+    phones = [table_phone(app, link) for link in links]
+    rng = random.Random(3)
+    for phone in phones:
+        play_rummy(phone, rng, "quarantotto/game")
+    sheet = phones[0].client.get(f"/matches/{phones[0].match_id}").get_data(as_text=True)
+    asks = NEXT.search(sheet).group(1).replace("&amp;", "&")
+    assert ok(phones[0].client.get(asks), 200).get_data(as_text=True).count("go to table") == 0
+    organiser.draw(tournament_id)  # drawn, not published: nothing to offer yet
+    waiting = ok(phones[0].client.get(asks), 200).get_data(as_text=True)
+    assert "is published" not in waiting
+    since = re.search(r'since=(\d+)', waiting).group(1)
+    assert phones[0].client.get(f"{asks}?since={since}").status_code == 204
+    organiser.publish(tournament_id, 2)
+    state = organiser.state(tournament_id)
+    first, second = state["rounds"][0]["tables"], state["rounds"][1]["tables"]
+    # Without a claim: the table most of this table's entrants go to (the lowest on a tie).
+    going = Counter(t["number"] for t in second for name in first[0]["entrants"]
+                    if name in t["entrants"])
+    most = min(going, key=lambda t: (-going[t], t))
+    offered = ok(phones[0].client.get(f"{asks}?since={since}"), 200).get_data(as_text=True)
+    assert f"Round 2 is published: go to table {most}" in offered
+    keep = re.search(r'action="(/tournaments/keep/[^"]+)"', offered).group(1)
+    moved = ok(phones[0].post(keep, {}))
+    assert moved.headers["Location"].split("/")[2].split("?")[0] == second[most - 1]["match"]
+    # A phone that said it is an entrant goes to that entrant's table; a follower gets a
+    # link to the tournament's page.
+    name = first[1]["entrants"][0]
+    mine = next(t["number"] for t in second if name in t["entrants"])
+    ok(phones[1].post(f"/tournaments/{tournament_id}/me", {"entrant": EIGHT.index(name)}))
+    asks = asks.replace("/next/1/1", "/next/1/2")
+    offered = ok(phones[1].client.get(asks), 200).get_data(as_text=True)
+    assert f"Round 2 is published: go to table {mine}" in offered
+    assert "/tournaments/keep/" in offered
+    follower = app.test_client().get(asks).get_data(as_text=True)
+    assert "Round 2 is published: go to table" in follower
+    assert "/tournaments/keep/" not in follower
+    assert f'href="/tournaments/{tournament_id}"' in follower

@@ -71,7 +71,9 @@ from ..web.tournaments import (
     drawn,
     get_organised,
     get_tournament,
+    kept_here,
     late_refusal,
+    next_table,
     now,
     organiser,
     plan,
@@ -242,6 +244,26 @@ def where(tournament_id: str):
     return render_template("tournaments/_where.html", tournament=tournament,
                            entrants={e.number: e for e in tournament.entrants},
                            poll_seconds=POLL_SECONDS, **_where(tournament)), 200, \
+        {"Cache-Control": "no-cache"}
+
+
+@bp.get("/tournaments/<tournament_id>/next/<int(max=99):number>/<int(max=99):table>")
+def next_round(tournament_id: str, number: int, table: int):
+    """What the sheet of table ``table`` of round ``number`` asks every few seconds once its
+    match is over: 204 while the tournament is as it was (``since``), the same question with
+    the new version while no later round is published, then the way to the next table: one
+    tap that keeps it, for the phone that kept the match (or the organiser's); the
+    tournament page, for another."""
+    tournament = get_tournament(tournament_id)
+    if request.args.get("since", type=int) == tournament.version:
+        return "", 204, {"Cache-Control": "no-cache"}
+    seated = next((t for t in tournament.tables if t.round == number and t.number == table),
+                  None)
+    if seated is None:
+        abort(404, _("There is no such table."))
+    return render_template("tournaments/_next.html", tournament=tournament, number=number,
+                           table=table, going=next_table(tournament, number, table),
+                           keeps=kept_here(tournament, seated.match_id)), 200, \
         {"Cache-Control": "no-cache"}
 
 

@@ -9,6 +9,7 @@ Entrants are known to the rules by their number (the order they were entered).
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from math import ceil
@@ -512,6 +513,49 @@ def where_to_go(tournament: Tournament, row: TournamentRound) -> dict[int, Place
     for number in sitting_out(tournament, row):
         found[number] = Place(row.number, number, None, (), None)
     return found
+
+
+@dataclass(frozen=True)
+class NextTable:
+    """Where a finished round's table goes next: the round published after it, the table
+    (None: sits out, or nobody of that table is seated) and its code's secret."""
+
+    round: int
+    table: int | None
+    token: str | None
+
+
+def next_table(tournament: Tournament, number: int, table: int) -> NextTable | None:
+    """Where the phone of table ``table`` of round ``number`` goes once a later round is
+    published: the table of the entrant this phone said it is, else the table most of that
+    table's entrants go to (the lowest on a tie). None while no later round is published."""
+    row = published_round(tournament)
+    if row is None or row.number <= number:
+        return None
+    found = where_to_go(tournament, row)
+    me = claimed(tournament)
+    if me is not None and me in found:
+        going = found[me].table
+    else:
+        seated = next((t for t in tournament.tables if t.round == number and t.number == table),
+                      None)
+        counts = Counter(found[n].table for n in (seated.entrants if seated else ())
+                         if n in found and found[n].table is not None)
+        going = min(counts, key=lambda t: (-counts[t], t)) if counts else None
+    token = next((t.token for t in tournament.tables
+                  if t.round == row.number and t.number == going), None)
+    return NextTable(row.number, going, token)
+
+
+def kept_here(tournament: Tournament, match_id: str | None) -> bool:
+    """Whether this phone kept match ``match_id`` (its table's phone) or runs the evening,
+    even once the match's round is closed."""
+    if organiser(tournament):
+        return True
+    token = device_token()
+    return match_id is not None and token is not None and db.session.scalar(
+        select(MatchKeeper.match_id).join(Device, Device.id == MatchKeeper.device_id)
+        .where(MatchKeeper.match_id == match_id, Device.token == token)) is not None
 
 
 CLAIMS = "me"  # the session's key: {tournament id: the entrant this phone says it is}

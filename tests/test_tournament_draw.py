@@ -60,6 +60,11 @@ def test_a_drawn_round_is_the_organisers_until_published(app: Flask) -> None:
     assert tables[0]["match"] not in follower.client.get(screen).get_data(as_text=True)
     assert "Round 1" not in follower.client.get(f"/tournaments/{tournament_id}.ics").get_data(
         as_text=True)
+    for page in ("standings", "entrants/0"):
+        shown = ok(follower.client.get(f"/tournaments/{tournament_id}/{page}"), 200)
+        assert "Table 1" not in shown.get_data(as_text=True)
+    assert follower.client.get(f"/tournaments/{tournament_id}/rounds/1/results.pdf") \
+        .status_code == 404
     # Its codes grant nothing yet.
     codes = tokens(app, tournament_id, 1)
     phone = Table(app.test_client())

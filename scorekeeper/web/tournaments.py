@@ -278,7 +278,7 @@ def scorecard(tournament: Tournament, done: Results, number: int) -> list[CardRo
     """Entrant ``number``'s rounds, each with the standings after it."""
     entrant = next(e for e in tournament.entrants if e.number == number)
     card = []
-    for row, played in zip(tournament.round_rows, done.rounds, strict=True):
+    for row, played in zip(tournament.round_rows[:len(done.rounds)], done.rounds, strict=True):
         after = standings_after(tournament, done, row.number)
         standing = next(r for r in after.rows if r.entrant == number)
         at = next((p for p in played if number in p.table.entrants), None)

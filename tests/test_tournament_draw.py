@@ -249,3 +249,24 @@ def test_a_finished_tables_phone_is_offered_its_next_table_in_one_tap(app: Flask
     assert "Round 2 is published: go to table" in follower
     assert "/tournaments/keep/" not in follower
     assert f'href="/tournaments/{tournament_id}"' in follower
+
+
+def test_a_swap_of_two_pairs_moves_both_partners(app: Flask) -> None:
+    organiser = Organiser(app.test_client(), app)
+    pairs = [f"{a} + {b}" for a, b in zip(NAVA[0::2], NAVA[1::2], strict=True)]
+    pairs += ["Mo + Ned", "Oz + Pia"]  # 8 pairs: 4 tables of two pairs
+    tournament_id = organiser.create("scala40", pairs, pairs="y", opt_end="deals",
+                                     opt_deals=3)
+    organiser.draw(tournament_id)
+    tables = organiser.state(tournament_id)["rounds"][0]["tables"]
+    first, second = tables[0]["entrants"][0], tables[1]["entrants"][1]
+    ok(organiser.post(f"/tournaments/{tournament_id}/rounds/1/swap",
+                      {"version": organiser.version(tournament_id),
+                       "first": pairs.index(first), "second": pairs.index(second)}))
+    seats = [[p["name"] for p in organiser.sheet(t["match"])["players"]] for t in tables[:2]]
+    # A pair fills seats P1 Q1 P2 Q2: the first pair seats 0 and 2, the second 1 and 3.
+    assert [seats[0][0], seats[0][2]] == second.split(" + ")
+    assert [seats[1][1], seats[1][3]] == first.split(" + ")
+    state = organiser.state(tournament_id)["rounds"][0]
+    assert state["tables"][0]["entrants"][0] == second
+    assert state["tables"][1]["entrants"][1] == first

@@ -113,6 +113,7 @@ FIELDS: dict[str, list[str]] = {
     "tournaments.reopen": ["version"],
     "tournaments.publish": ["version"],
     "tournaments.swap": ["version", "first", "second"],
+    "tournaments.claim_entrant": ["entrant"],
     "tournaments.keep": [],
 }
 FIELDS["quarantotto.edit"] = FIELDS["quarantotto.enter"]
@@ -128,6 +129,9 @@ QUERY: dict[str, list[str]] = {
     "tournaments.new": ["game"],
     "tournaments.confirm_close": ["then"],
     "tournaments.standings": ["after"],
+    "tournaments.where": ["since"],
+    "tournaments.screen": ["since", "theme"],
+    "tournaments.next_round": ["since"],
     "matches.home": ["page"],
     "tables.show": ["page"],
     "api.matches": ["page", "limit"],
@@ -593,6 +597,8 @@ def path_of(draw: st.DrawFn, world: World, rule: Rule, ids: dict[str, list[str]]
         values["match_id"] = match_id
     if "number" in rule.arguments:
         values["number"] = draw(st.sampled_from([1] * 8 + [0, 2, 10**12]))
+    if "table" in rule.arguments:  # a tournament's table number
+        values["table"] = draw(st.sampled_from([1] * 4 + [0, 2, 10**12]))
     if "code" in rule.arguments:
         values["code"] = draw(st.one_of(st.sampled_from(["en", "it", "en", "it", "xx"]),
                                         TEXT.filter(lambda s: s.strip("./") and len(s) < 300)))

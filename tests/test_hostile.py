@@ -155,6 +155,8 @@ QUERY_VALUES: dict[str, st.SearchStrategy[str]] = {
     "v": st.just("0123456789ab"),
     "then": st.sampled_from(["seat", "close"]),
     "after": st.one_of(st.integers(-1, 4).map(str), st.sampled_from(["9" * 5000, "\x00"])),
+    "since": st.one_of(st.integers(-1, 6).map(str), st.sampled_from(["9" * 5000, "\x00"])),
+    "theme": st.sampled_from(["light", "dark"]),
 }
 
 

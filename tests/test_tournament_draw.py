@@ -74,6 +74,13 @@ def test_a_drawn_round_is_the_organisers_until_published(app: Flask) -> None:
         assert "This round is not published yet" in refused.get_data(as_text=True)
     assert "/tournaments/keep/" not in organiser.client.get(
         f"/tournaments/{tournament_id}/rounds/1").get_data(as_text=True)
+    # It is published before the next is seated or it is closed.
+    for path in ("rounds", "close"):
+        refused = organiser.post(f"/tournaments/{tournament_id}/{path}",
+                                 {"version": organiser.version(tournament_id)})
+        assert refused.status_code == 422
+        assert "Round 1 is drawn: publish it first." in refused.get_data(as_text=True)
+    assert organiser.state(tournament_id)["rounds"][0]["closed"] is False
     # A swap between tables: recorded, shown, and the matches seat them so.
     anna, carla = tables[0]["entrants"][1], tables[1]["entrants"][2]
     number = {name: n for n, name in enumerate(EIGHT)}

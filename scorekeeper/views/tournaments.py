@@ -378,6 +378,8 @@ def close(tournament_id: str):
     """Close the round in play as it stands: its matches take no more changes. A round
     with tables still playing is closed only once the organiser confirmed it."""
     tournament = get_organised(tournament_id)
+    if (row := drawn(tournament)) is not None:
+        return _refused(tournament, _("Round %(n)s is drawn: publish it first.", n=row.number))
     if (asked := _unconfirmed(tournament, "close")) is not None:
         return asked
     close_round(tournament)

@@ -12,13 +12,14 @@ from collections import Counter
 from datetime import datetime, timedelta
 
 from flask import Flask
-from sqlalchemy import select
+from sqlalchemy import select, text
 
-from scorekeeper.db import db
+from scorekeeper import create_app
+from scorekeeper.db import db, downgrade, upgrade
 from scorekeeper.models import Table as TableRow
-from scorekeeper.models import TournamentTable
+from scorekeeper.models import TournamentRound, TournamentTable
 
-from .conftest import Table
+from .conftest import Table, database_url
 from .test_tournaments_web import NAVA, Organiser, ok, play_rummy, table_phone
 
 EIGHT = NAVA[:8]
@@ -277,3 +278,35 @@ def test_a_swap_of_two_pairs_moves_both_partners(app: Flask) -> None:
     state = organiser.state(tournament_id)["rounds"][0]
     assert state["tables"][0]["entrants"][0] == second
     assert state["tables"][1]["entrants"][1] == first
+
+
+def test_rounds_seated_before_the_migration_are_published(tmp_path) -> None:
+    app = create_app({"TESTING": True, "SECRET_KEY": "t",
+                      "SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
+    with app.app_context():
+        upgrade(revision="b3f8d1e6a2c7")
+        for statement in (
+                "INSERT INTO tables (id, name, secret, screen_token, calendar_token, zone,"
+                " version, created_at, updated_at) VALUES ('t-one', 'Club', 's', 'k', 'c',"
+                " 'Europe/Rome', 0, '2026-12-01', '2026-12-01')",
+                "INSERT INTO tournaments (id, table_id, name, game, options, format, rounds,"
+                " size, pairs, go_on, seed, version, created_at, warning_minutes) VALUES"
+                " ('e-one', 't-one', 'Evening', 'navawhist', '{}', 'danish', 2, 4, false, 2,"
+                " 1, 2, '2026-12-01', 5)",
+                "INSERT INTO tournament_rounds (tournament_id, number, sitting_out, final,"
+                " closed, closed_early, started_at) VALUES ('e-one', 1, '[]', false, true,"
+                " '[]', '2026-12-01 21:00:00'), ('e-one', 2, '[]', false, false, '[]', NULL)"):
+            db.session.execute(text(statement))
+        db.session.commit()
+        upgrade()
+        rows = db.session.scalars(select(TournamentRound).order_by(TournamentRound.number)).all()
+        assert rows[0].published_at == datetime(2026, 12, 1, 21, 0)
+        assert rows[1].published_at is not None  # seated before clocks: published now
+        assert [r.swaps for r in rows] == [[], []]
+        db.session.remove()
+        downgrade(revision="b3f8d1e6a2c7")
+        upgrade()
+        db.session.remove()
+        db.drop_all()
+        db.session.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        db.session.commit()

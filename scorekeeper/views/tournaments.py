@@ -234,13 +234,20 @@ def claim_entrant(tournament_id: str):
     return redirect(url_for("tournaments.show", tournament_id=tournament.id), 303)
 
 
+def _unchanged(tournament_id: str) -> bool:
+    """Whether a poll's ``since`` is the tournament's version: one query, nothing loaded."""
+    since = request.args.get("since", type=int)
+    return since is not None and since == db.session.scalar(
+        select(Tournament.version).where(Tournament.id == tournament_id[:24]))
+
+
 @bp.get("/tournaments/<tournament_id>/where")
 def where(tournament_id: str):
     """The line that says where this phone's entrant goes, asked every few seconds by the
     tournament page (``since``: 204 while the tournament is as it was)."""
-    tournament = get_tournament(tournament_id)
-    if request.args.get("since", type=int) == tournament.version:
+    if _unchanged(tournament_id):
         return "", 204, {"Cache-Control": "no-cache"}
+    tournament = get_tournament(tournament_id)
     return render_template("tournaments/_where.html", tournament=tournament,
                            entrants={e.number: e for e in tournament.entrants},
                            poll_seconds=POLL_SECONDS, **_where(tournament)), 200, \
@@ -254,9 +261,9 @@ def next_round(tournament_id: str, number: int, table: int):
     the new version while no later round is published, then the way to the next table: one
     tap that keeps it, for the phone that kept the match (or the organiser's); the
     tournament page, for another."""
-    tournament = get_tournament(tournament_id)
-    if request.args.get("since", type=int) == tournament.version:
+    if _unchanged(tournament_id):
         return "", 204, {"Cache-Control": "no-cache"}
+    tournament = get_tournament(tournament_id)
     seated = next((t for t in tournament.tables if t.round == number and t.number == table),
                   None)
     if seated is None:
@@ -272,9 +279,9 @@ def screen(tournament_id: str):
     """The tournament's screen, for a TV or a laptop in the room: where every entrant goes
     in the latest round published, in large type, paged through by itself when it does not
     fit; its poll (htmx, ``since``) gets 204 while the tournament is as it was."""
-    tournament = get_tournament(tournament_id)
-    if is_htmx() and request.args.get("since", type=int) == tournament.version:
+    if is_htmx() and _unchanged(tournament_id):
         return "", 204, {"Cache-Control": "no-cache"}
+    tournament = get_tournament(tournament_id)
     row = published_round(tournament)
     entrants = {e.number: e for e in tournament.entrants}
     found = where_to_go(tournament, row) if row is not None else {}

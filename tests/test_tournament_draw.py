@@ -152,6 +152,12 @@ def test_each_entrant_sees_where_to_go_on_its_phone_and_on_the_screen(app: Flask
             f"{at['entrants'][at['dealer']]} deals first")
     polled = phone.client.get(f"/tournaments/{tournament_id}/where?since={since}")
     assert polled.status_code == 200 and line in polled.get_data(as_text=True)
+    # A page that showed no round published loads again whole: it shows round 1 everywhere.
+    polled = phone.client.get(f"/tournaments/{tournament_id}/where?since={since}&published=0")
+    assert polled.headers["HX-Refresh"] == "true"
+    version = organiser.version(tournament_id)
+    assert "HX-Refresh" not in phone.client.get(
+        f"/tournaments/{tournament_id}/where?since={version - 1}&published=1").headers
     assert line in phone.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
     # The phone changes its mind: it is Bea; then nobody.
     ok(phone.post(f"/tournaments/{tournament_id}/me", {"entrant": 1}))

@@ -215,11 +215,13 @@ def _context(tournament: Tournament) -> dict:
 
 def _where(tournament: Tournament) -> dict:
     """Who this phone said it is (``me``) and where that entrant goes in the latest round
-    published (``place``; None before it is published)."""
+    published (``place``; None before it is published), and that round's number
+    (``published``, 0 before round 1 is)."""
     me = claimed(tournament)
     row = published_round(tournament)
     return {"me": me, "place": where_to_go(tournament, row).get(me)
-            if row is not None and me is not None else None}
+            if row is not None and me is not None else None,
+            "published": row.number if row is not None else 0}
 
 
 @bp.post("/tournaments/<tournament_id>/me")
@@ -244,13 +246,18 @@ def _unchanged(tournament_id: str) -> bool:
 @bp.get("/tournaments/<tournament_id>/where")
 def where(tournament_id: str):
     """The line that says where this phone's entrant goes, asked every few seconds by the
-    tournament page (``since``: 204 while the tournament is as it was)."""
+    tournament page (``since``: 204 while the tournament is as it was). Once a round is
+    published after the one the page shows (``published``), the whole page is loaded
+    again (htmx's ``HX-Refresh``): it shows the new round everywhere."""
     if _unchanged(tournament_id):
         return "", 204, {"Cache-Control": "no-cache"}
     tournament = get_tournament(tournament_id)
+    context = _where(tournament)
+    if request.args.get("published", type=int) not in (None, context["published"]):
+        return "", 200, {"Cache-Control": "no-cache", "HX-Refresh": "true"}
     return render_template("tournaments/_where.html", tournament=tournament,
                            entrants={e.number: e for e in tournament.entrants},
-                           poll_seconds=POLL_SECONDS, **_where(tournament)), 200, \
+                           poll_seconds=POLL_SECONDS, **context), 200, \
         {"Cache-Control": "no-cache"}
 
 

@@ -93,6 +93,7 @@ def test_a_round_drawn_swapped_published_and_checked_in(browser, server, tmp_pat
     seat = tables[table - 1].index("Anna") + 1
     expect(follower.locator(".where-line")).to_contain_text(
         f"Turno 1: tavolo {table}, posto {seat}", timeout=POLL_WAIT)
+    expect(follower.locator("#round-1")).to_be_visible()  # the page loaded again, whole
     shot(follower, "draw-3-where-to-go-it-dark")
 
     # A phone that said it is an entrant of table 2 scans table 1's code: told where to go.

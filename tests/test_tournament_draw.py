@@ -284,6 +284,17 @@ def test_a_swap_of_two_pairs_moves_both_partners(app: Flask) -> None:
     state = organiser.state(tournament_id)["rounds"][0]
     assert state["tables"][0]["entrants"][0] == second
     assert state["tables"][1]["entrants"][1] == first
+    # Once a hand is saved at a table of the round (the organiser's phones may), no swap.
+    match = tables[0]["match"]
+    sheet = organiser.sheet(match)
+    ok(organiser.post(f"/matches/{match}/scala40/deal", {
+        "version": sheet["version"], "number": 1, "action": "save", "closer": 0,
+        **{f"values-{s}": 10 for s in range(1, 4)}}))
+    refused = organiser.post(f"/tournaments/{tournament_id}/rounds/1/swap",
+                             {"version": organiser.version(tournament_id),
+                              "first": pairs.index(first), "second": pairs.index(second)})
+    assert refused.status_code == 422
+    assert "A hand is saved in round 1" in refused.get_data(as_text=True)
 
 
 def test_rounds_seated_before_the_migration_are_published(tmp_path) -> None:

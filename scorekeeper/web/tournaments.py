@@ -428,6 +428,9 @@ def swap_entrants(tournament: Tournament, first: int, second: int) -> str | None
     if at[first] is at[second]:
         return _("%(first)s and %(second)s sit at the same table: a swap moves entrants "
                  "between tables.", first=names[first], second=names[second])
+    if _hand_saved(tournament, row.number):
+        return _("A hand is saved in round %(n)s: its seating can no longer be changed.",
+                 n=row.number)
     if tournament.format == rules.Format.GROUPS and row.number > 1:
         return _("A round-robin group plays together every round: only round 1 can be "
                  "swapped.")

@@ -20,6 +20,7 @@ from scorekeeper.models import Table as TableRow
 from scorekeeper.models import TournamentRound, TournamentTable
 
 from .conftest import Table, database_url
+from .test_api import make_token, read
 from .test_tournaments_web import NAVA, Organiser, ok, play_rummy, table_phone
 
 EIGHT = NAVA[:8]
@@ -66,6 +67,9 @@ def test_a_drawn_round_is_the_organisers_until_published(app: Flask) -> None:
         assert "Table 1" not in shown.get_data(as_text=True)
     assert follower.client.get(f"/tournaments/{tournament_id}/rounds/1/results.pdf") \
         .status_code == 404
+    token = make_token(organiser, organiser.table_id)
+    assert read(app.test_client(), f"/tournaments/{tournament_id}", token).get_json()[
+        "rounds"] == []
     # Its codes grant nothing yet.
     codes = tokens(app, tournament_id, 1)
     phone = Table(app.test_client())
@@ -112,6 +116,7 @@ def test_a_drawn_round_is_the_organisers_until_published(app: Flask) -> None:
     assert state["rounds"][0]["published"] is True
     assert state["rounds"][0]["started_at"] == "2026-12-04T21:10:00Z"
     assert state["rounds"][0]["swaps"] == [[anna, carla]]
+    assert read(app.test_client(), f"/tournaments/{tournament_id}", token).get_json() == state
     seen = follower.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
     assert "Table 1" in seen and f"Swapped {anna} and {carla}" in seen
     assert "Round 1" in follower.client.get(f"/tournaments/{tournament_id}.ics").get_data(

@@ -3,7 +3,7 @@ name over HTTPS: the organiser draws round 1, swaps two entrants and publishes i
 phones check in by their tables' codes (one, which said it is an entrant of table 2, tries
 table 1's code first and is told where to go); a follower in Italian and dark, which said
 it is an entrant, sees its line within one poll of the publishing. A screenshot after each
-step."""
+step; axe finds nothing serious on the drawn round, the follower's page and the screen."""
 
 from __future__ import annotations
 
@@ -17,6 +17,7 @@ from playwright.sync_api import Page, expect
 from bench.served import Server, served
 
 from .conftest import LAN_NAME, settled, shot, trusting_phone
+from .test_accessibility import serious
 from .test_games_browser import create_match
 
 pytestmark = pytest.mark.browser
@@ -79,6 +80,7 @@ def test_a_round_drawn_swapped_published_and_checked_in(browser, server, tmp_pat
     assert tables[0][1] == other and tables[1][2] == mover
     expect(organiser.locator("#swap-second")).to_have_value(str(ENTRANTS.index(tables[1][0])))
     shot(organiser, "draw-1-drawn-and-swapped")
+    assert serious(organiser) == []
     follower.reload()
     expect(follower.locator(".where")).not_to_contain_text("Turno 1")
     organiser.get_by_role("button", name="Publish round 1").click()
@@ -95,6 +97,7 @@ def test_a_round_drawn_swapped_published_and_checked_in(browser, server, tmp_pat
         f"Turno 1: tavolo {table}, posto {seat}", timeout=POLL_WAIT)
     expect(follower.locator("#round-1")).to_be_visible()  # the page loaded again, whole
     shot(follower, "draw-3-where-to-go-it-dark")
+    assert serious(follower) == []
 
     # A phone that said it is an entrant of table 2 scans table 1's code: told where to go.
     claim(first, address, tables[1][0])
@@ -117,3 +120,4 @@ def test_a_round_drawn_swapped_published_and_checked_in(browser, server, tmp_pat
     organiser.goto(f"{address}/screen")
     expect(organiser.locator(".goes li")).to_have_count(8)
     shot(organiser, "draw-6-screen")
+    assert serious(organiser) == []

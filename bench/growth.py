@@ -367,7 +367,7 @@ ENTRANTS, ROUNDS = 64, 6
 def standings_setup(app: Any) -> tuple[str, str, str]:
     """The tournament, every round seated and played (the last match's games saved by the
     ledger); its id, its last match's and an invitation's token to its table."""
-    from scorekeeper.web.tournaments import seat_next_round
+    from scorekeeper.web.tournaments import publish_round, seat_next_round
 
     rng = random.Random(64)
     with app.test_request_context():
@@ -381,6 +381,7 @@ def standings_setup(app: Any) -> tuple[str, str, str]:
         db.session.commit()
         for _round in range(ROUNDS):
             row = seat_next_round(evening)
+            publish_round(evening)
             db.session.commit()
             for seated in [t for t in evening.tables if t.round == row.number]:
                 match = db.session.get(Match, seated.match_id)

@@ -480,8 +480,10 @@ class Entrant(db.Model):
 class TournamentRound(db.Model):
     """A round seated: who sat it out, whether it is a knockout's final, whether it is
     closed (its matches can no longer be changed), which of its tables the closing set
-    aside unfinished (their matches are played on if the organiser reopens the round) and
-    when it was seated (its clock's start; None for a round seated before clocks)."""
+    aside unfinished (their matches are played on if the organiser reopens the round),
+    when it was published (None: drawn, seen by the organiser's phones only) and started
+    (its clock's start, set when it is published; None for a round seated before clocks),
+    and the swaps the organiser made before publishing it (pairs of entrant numbers)."""
 
     __tablename__ = "tournament_rounds"
     tournament_id: Mapped[str] = mapped_column(
@@ -492,12 +494,14 @@ class TournamentRound(db.Model):
     closed: Mapped[bool] = mapped_column(default=False)
     closed_early: Mapped[list[int]] = mapped_column(JSON, default=list, server_default="[]")
     started_at: Mapped[datetime | None]
+    published_at: Mapped[datetime | None]
+    swaps: Mapped[list[list[int]]] = mapped_column(JSON, default=list, server_default="[]")
 
 
 class TournamentTable(db.Model):
     """One table of a round: its entrants in seat order, the first dealer's seat, its
     ordinary match (None once deleted) and the secret of the code that lets a phone keep
-    that match alone."""
+    that match alone; ``checked_in_at``: when a phone first scanned that code."""
 
     __tablename__ = "tournament_tables"
     tournament_id: Mapped[str] = mapped_column(
@@ -509,6 +513,7 @@ class TournamentTable(db.Model):
     match_id: Mapped[str | None] = mapped_column(
         ForeignKey("matches.id", ondelete="SET NULL"), unique=True)
     token: Mapped[str] = mapped_column(String(32), default=new_secret, unique=True)
+    checked_in_at: Mapped[datetime | None]
 
 
 class MatchKeeper(db.Model):

@@ -111,6 +111,9 @@ FIELDS: dict[str, list[str]] = {
     "tournaments.seat": ["version"],
     "tournaments.close": ["confirm"],
     "tournaments.reopen": ["version"],
+    "tournaments.publish": ["version"],
+    "tournaments.swap": ["version", "first", "second"],
+    "tournaments.claim_entrant": ["entrant"],
     "tournaments.keep": [],
 }
 FIELDS["quarantotto.edit"] = FIELDS["quarantotto.enter"]
@@ -126,6 +129,9 @@ QUERY: dict[str, list[str]] = {
     "tournaments.new": ["game"],
     "tournaments.confirm_close": ["then"],
     "tournaments.standings": ["after"],
+    "tournaments.where": ["since"],
+    "tournaments.screen": ["since", "theme"],
+    "tournaments.next_round": ["since"],
     "matches.home": ["page"],
     "tables.show": ["page"],
     "api.matches": ["page", "limit"],
@@ -149,6 +155,8 @@ QUERY_VALUES: dict[str, st.SearchStrategy[str]] = {
     "v": st.just("0123456789ab"),
     "then": st.sampled_from(["seat", "close"]),
     "after": st.one_of(st.integers(-1, 4).map(str), st.sampled_from(["9" * 5000, "\x00"])),
+    "since": st.one_of(st.integers(-1, 6).map(str), st.sampled_from(["9" * 5000, "\x00"])),
+    "theme": st.sampled_from(["light", "dark"]),
 }
 
 
@@ -501,6 +509,9 @@ class World:
             self._tournament = made.headers["Location"].rsplit("/", 1)[1]
             seated = self.table.post(f"/tournaments/{self._tournament}/rounds", {"version": 0})
             assert seated.status_code == 303, seated.status_code
+            published = self.table.post(f"/tournaments/{self._tournament}/rounds/1/publish",
+                                        {"version": 1})
+            assert published.status_code == 303, published.status_code
         return self._tournament
 
     def keep_token(self, table_id: str) -> str:
@@ -516,6 +527,8 @@ class World:
             db.session.remove()
         if closed:
             self.table.post(f"/tournaments/{tournament}/rounds", {"version": version})
+            self.table.post(f"/tournaments/{tournament}/rounds/{row.number + 1}/publish",
+                            {"version": version + 1})
         with self.app.app_context():
             return db.session.scalar(select(models.TournamentTable.token).where(
                 models.TournamentTable.tournament_id == tournament)
@@ -586,6 +599,8 @@ def path_of(draw: st.DrawFn, world: World, rule: Rule, ids: dict[str, list[str]]
         values["match_id"] = match_id
     if "number" in rule.arguments:
         values["number"] = draw(st.sampled_from([1] * 8 + [0, 2, 10**12]))
+    if "table" in rule.arguments:  # a tournament's table number
+        values["table"] = draw(st.sampled_from([1] * 4 + [0, 2, 10**12]))
     if "code" in rule.arguments:
         values["code"] = draw(st.one_of(st.sampled_from(["en", "it", "en", "it", "xx"]),
                                         TEXT.filter(lambda s: s.strip("./") and len(s) < 300)))

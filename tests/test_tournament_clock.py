@@ -1,5 +1,5 @@
 """The round's clock of a tournament evening (docs/operating.md, "The round's clock"): chosen
-on the new-tournament form, started when a round is seated, read by the organiser's page,
+on the new-tournament form, started when a round is published, read by the organiser's page,
 each table's sheet and the table screen from the stored start and the time now. The time
 now is the app's ``NOW`` (scorekeeper.web.tournaments.now), moved by the test, never waited
 for; every answer is asked twice a minute apart, so that no cache can serve a stale one.
@@ -37,7 +37,8 @@ class Now:
 
 
 class Evening:
-    """A Quarantotto evening with a 30-minute clock, round 1 seated at SEATED."""
+    """A Quarantotto evening with a 30-minute clock, round 1 seated and published at
+    SEATED."""
 
     def __init__(self, app: Flask, **fields) -> None:
         self.now = Now(app)

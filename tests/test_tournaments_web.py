@@ -48,13 +48,28 @@ class Organiser(Table):
     def state(self, tournament_id: str) -> dict[str, Any]:
         return ok(self.client.get(f"/tournaments/{tournament_id}.json"), 200).get_json()
 
-    def seat(self, tournament_id: str) -> list[str]:
-        """Seat the next round; the keep links of its tables, from the seating page."""
-        page = self.client.get(f"/tournaments/{tournament_id}").get_data(as_text=True)
-        version = re.search(r'name="version" value="(\d+)"', page).group(1)
-        response = ok(self.post(f"/tournaments/{tournament_id}/rounds", {"version": version}))
+    def version(self, tournament_id: str) -> int:
+        """The tournament's version, as its page's forms carry it."""
+        return self.state(tournament_id)["version"]
+
+    def draw(self, tournament_id: str) -> str:
+        """Draw the next round (seen by the organiser alone); its seating page's address."""
+        response = ok(self.post(f"/tournaments/{tournament_id}/rounds",
+                                {"version": self.version(tournament_id)}))
+        return response.headers["Location"]
+
+    def publish(self, tournament_id: str, number: int) -> list[str]:
+        """Publish drawn round ``number``; the keep links of its tables, from its seating
+        page."""
+        response = ok(self.post(f"/tournaments/{tournament_id}/rounds/{number}/publish",
+                                {"version": self.version(tournament_id)}))
         seating = ok(self.client.get(response.headers["Location"]), 200).get_data(as_text=True)
         return list(dict.fromkeys(KEEP.findall(seating)))
+
+    def seat(self, tournament_id: str) -> list[str]:
+        """Seat the next round and publish it; the keep links of its tables."""
+        self.draw(tournament_id)
+        return self.publish(tournament_id, len(self.state(tournament_id)["rounds"]))
 
 
 def table_phone(app: Flask, keep: str) -> Table:

@@ -63,25 +63,36 @@ from ..web.pages import download_language, is_htmx
 from ..web.tables import known_players
 from ..web.tournaments import (
     changes_said,
+    claim,
+    claimed,
     close_round,
     closing_key,
     current_round,
+    drawn,
     get_organised,
     get_tournament,
+    kept_here,
     late_refusal,
+    next_table,
+    now,
     organiser,
     plan,
+    publish_round,
+    published_round,
     reopen_round,
     reopenable,
     results,
     round_clock,
     scorecard,
     seat_next_round,
+    seen_results,
     sitting_out,
     standings_after,
+    swap_entrants,
     tournament_json,
     unfinished,
     version_key,
+    where_to_go,
 )
 
 bp = Blueprint("tournaments", __name__)
@@ -175,17 +186,21 @@ def show(tournament_id: str):
     """The tournament: its rounds and tables, the standings, and for the organiser the
     entrants to add or withdraw and the next round to seat."""
     tournament = get_tournament(tournament_id)
-    return render_template("tournaments/show.html", **_context(tournament))
+    return render_template("tournaments/show.html", **_context(tournament),
+                           poll_seconds=POLL_SECONDS)
 
 
 def _context(tournament: Tournament) -> dict:
-    done = results(tournament)
-    row = current_round(tournament)
+    done = seen_results(tournament)
+    row = tournament.round_rows[len(done.rounds) - 1] if done.rounds else None
     runs = organiser(tournament)
     over = row is None or row.closed or done.finished(row.number)
     return {"tournament": tournament, "game": GAMES[tournament.game], "results": done,
             "entrants": {e.number: e for e in tournament.entrants},
             "organiser": runs, "row": row, "formats": FORMATS,
+            "drawn": drawn(tournament) if runs else None, **_where(tournament),
+            "checked_in": {(t.round, t.number) for t in tournament.tables if t.checked_in_at}
+            if runs else set(),
             "round_over": over,
             "clock": None if over else round_clock(row.number, row.started_at,
                                                    tournament.round_minutes,
@@ -196,6 +211,93 @@ def _context(tournament: Tournament) -> dict:
             "kept_html": kept_html, "changes_said": changes_said,
             "sitting_out_of": partial(sitting_out, tournament),
             "late_open": runs and row is not None and late_refusal(tournament) is None}
+
+
+def _where(tournament: Tournament) -> dict:
+    """Who this phone said it is (``me``) and where that entrant goes in the latest round
+    published (``place``; None before it is published), and that round's number
+    (``published``, 0 before round 1 is)."""
+    me = claimed(tournament)
+    row = published_round(tournament)
+    return {"me": me, "place": where_to_go(tournament, row).get(me)
+            if row is not None and me is not None else None,
+            "published": row.number if row is not None else 0}
+
+
+@bp.post("/tournaments/<tournament_id>/me")
+def claim_entrant(tournament_id: str):
+    """This phone says which entrant it is ("This is me"), or forgets it (no entrant):
+    its tournament page then leads with where that entrant goes."""
+    tournament = get_tournament(tournament_id)
+    number = request.form.get("entrant", type=int)
+    if number is not None and all(e.number != number for e in tournament.entrants):
+        abort(404, _("There is no such entrant."))
+    claim(tournament, number)
+    return redirect(url_for("tournaments.show", tournament_id=tournament.id), 303)
+
+
+def _unchanged(tournament_id: str) -> bool:
+    """Whether a poll's ``since`` is the tournament's version: one query, nothing loaded."""
+    since = request.args.get("since", type=int)
+    return since is not None and since == db.session.scalar(
+        select(Tournament.version).where(Tournament.id == tournament_id[:24]))
+
+
+@bp.get("/tournaments/<tournament_id>/where")
+def where(tournament_id: str):
+    """The line that says where this phone's entrant goes, asked every few seconds by the
+    tournament page (``since``: 204 while the tournament is as it was). Once a round is
+    published after the one the page shows (``published``), the whole page is loaded
+    again (htmx's ``HX-Refresh``): it shows the new round everywhere."""
+    if _unchanged(tournament_id):
+        return "", 204, {"Cache-Control": "no-cache"}
+    tournament = get_tournament(tournament_id)
+    context = _where(tournament)
+    if request.args.get("published", type=int) not in (None, context["published"]):
+        return "", 200, {"Cache-Control": "no-cache", "HX-Refresh": "true"}
+    return render_template("tournaments/_where.html", tournament=tournament,
+                           entrants={e.number: e for e in tournament.entrants},
+                           poll_seconds=POLL_SECONDS, **context), 200, \
+        {"Cache-Control": "no-cache"}
+
+
+@bp.get("/tournaments/<tournament_id>/next/<int(max=99):number>/<int(max=99):table>")
+def next_round(tournament_id: str, number: int, table: int):
+    """What the sheet of table ``table`` of round ``number`` asks every few seconds once its
+    match is over: 204 while the tournament is as it was (``since``), the same question with
+    the new version while no later round is published, then the way to the next table: one
+    tap that keeps it, for the phone that kept the match (or the organiser's); the
+    tournament page, for another."""
+    if _unchanged(tournament_id):
+        return "", 204, {"Cache-Control": "no-cache"}
+    tournament = get_tournament(tournament_id)
+    seated = next((t for t in tournament.tables if t.round == number and t.number == table),
+                  None)
+    if seated is None:
+        abort(404, _("There is no such table."))
+    return render_template("tournaments/_next.html", tournament=tournament, number=number,
+                           table=table, going=next_table(tournament, number, table),
+                           keeps=kept_here(tournament, seated.match_id)), 200, \
+        {"Cache-Control": "no-cache"}
+
+
+@bp.get("/tournaments/<tournament_id>/screen")
+def screen(tournament_id: str):
+    """The tournament's screen, for a TV or a laptop in the room: where every entrant goes
+    in the latest round published, in large type, paged through by itself when it does not
+    fit; its poll (htmx, ``since``) gets 204 while the tournament is as it was."""
+    if is_htmx() and _unchanged(tournament_id):
+        return "", 204, {"Cache-Control": "no-cache"}
+    tournament = get_tournament(tournament_id)
+    row = published_round(tournament)
+    entrants = {e.number: e for e in tournament.entrants}
+    found = where_to_go(tournament, row) if row is not None else {}
+    rows = sorted(found.values(), key=lambda p: entrants[p.entrant].name.casefold())
+    template = "tournaments/_screen.html" if is_htmx() else "tournaments/screen.html"
+    return render_template(template, tournament=tournament, row=row, rows=rows,
+                           entrants=entrants, poll_seconds=POLL_SECONDS,
+                           light=request.args.get("theme") == "light"), 200, \
+        {"Cache-Control": "no-cache"}
 
 
 def kept_html(key: tuple, caller: Callable[[], str]) -> Markup:
@@ -271,6 +373,8 @@ def seat(tournament_id: str):
     if not form.validate() or form.version.data != tournament.version:
         return _refused(tournament, _("The tournament changed meanwhile: here it is as it "
                                       "stands now."))
+    if (row := drawn(tournament)) is not None:
+        return _refused(tournament, _("Round %(n)s is drawn: publish it first.", n=row.number))
     if (asked := _unconfirmed(tournament, "seat")) is not None:
         return asked
     try:
@@ -288,6 +392,8 @@ def close(tournament_id: str):
     """Close the round in play as it stands: its matches take no more changes. A round
     with tables still playing is closed only once the organiser confirmed it."""
     tournament = get_organised(tournament_id)
+    if (row := drawn(tournament)) is not None:
+        return _refused(tournament, _("Round %(n)s is drawn: publish it first.", n=row.number))
     if (asked := _unconfirmed(tournament, "close")) is not None:
         return asked
     close_round(tournament)
@@ -351,6 +457,48 @@ def reopen(tournament_id: str, number: int):
     db.session.commit()
     return redirect(url_for("tournaments.show", tournament_id=tournament.id,
                             _anchor="next-round"), 303)
+
+
+@bp.post("/tournaments/<tournament_id>/rounds/<int(max=99):number>/publish")
+def publish(tournament_id: str, number: int):
+    """Publish drawn round ``number``: every page shows it, its codes keep their tables and
+    its clock starts."""
+    tournament = get_organised(tournament_id)
+    form = StepForm()
+    row = drawn(tournament)
+    if not form.validate() or form.version.data != tournament.version \
+            or row is None or row.number != number:
+        return _refused(tournament, _("The tournament changed meanwhile: here it is as it "
+                                      "stands now."))
+    publish_round(tournament)
+    db.session.commit()
+    return redirect(url_for("tournaments.seating", tournament_id=tournament.id,
+                            number=number), 303)
+
+
+@bp.post("/tournaments/<tournament_id>/rounds/<int(max=99):number>/swap")
+def swap(tournament_id: str, number: int):
+    """Swap two entrants of drawn round ``number`` between their tables (recorded on the
+    round)."""
+    tournament = get_organised(tournament_id)
+    form = StepForm()
+    if not form.validate() or form.version.data != tournament.version \
+            or number != len(tournament.round_rows):
+        return _refused_seating(tournament, number, _(
+            "The tournament changed meanwhile: here it is as it stands now."))
+    first, second = (request.form.get(k, -1, type=int) for k in ("first", "second"))
+    if (error := swap_entrants(tournament, first, second)) is not None:
+        return _refused_seating(tournament, number, error)
+    db.session.commit()
+    return redirect(url_for("tournaments.seating", tournament_id=tournament.id,
+                            number=number, _anchor="swap"), 303)
+
+
+def _refused_seating(tournament: Tournament, number: int, error: str):
+    """The round's seating page saying what was refused, nothing stored."""
+    db.session.rollback()
+    return render_template("tournaments/seating.html", **_seating_context(tournament, number),
+                           error=error), 422
 
 
 def _round_tables(tournament: Tournament, number: int) -> list[TournamentTable]:
@@ -448,19 +596,30 @@ def standings_pdf(tournament_id: str):
 
 @bp.route("/tournaments/keep/<token>", methods=["GET", "POST"])
 def keep(token: str):
-    """A table's code: asks first (GET), then lets this phone edit that table's match alone
-    and opens it."""
+    """A table's code: asks first (GET), then checks the table in and lets this phone edit
+    that table's match alone, and opens it. A phone that said it is an entrant seated at
+    another table is told where it belongs, and granted nothing."""
     table = db.session.scalar(select(TournamentTable).where(TournamentTable.token == token[:64]))
     if table is None or table.match_id is None:
         abort(404, _("This code keeps no table: ask the organiser for the seating."))
     tournament = db.session.get(Tournament, table.tournament_id)
     row = tournament.round_rows[table.round - 1]
+    if row.published_at is None:
+        abort(403, _("This round is not published yet: ask the organiser."))
     if row.closed:
         abort(403, _("Round %(round)s is over: its matches take no more changes.",
                      round=table.round))
+    me = claimed(tournament)
+    elsewhere = where_to_go(tournament, row).get(me) if me is not None else None
+    if elsewhere is not None and elsewhere.table != table.number:
+        abort(403, _("You are at table %(table)s in round %(round)s.", table=elsewhere.table,
+                     round=row.number) if elsewhere.table is not None else
+              _("You sit out round %(round)s.", round=row.number))
     if request.method == "GET":
         return render_template("tournaments/keep.html", tournament=tournament, table=table,
                                entrants={e.number: e for e in tournament.entrants})
+    if table.checked_in_at is None:
+        table.checked_in_at = now()
     device = current_device(create=True)
     if db.session.get(MatchKeeper, (table.match_id, device.id)) is None:
         db.session.add(MatchKeeper(match_id=table.match_id, device_id=device.id))

@@ -91,9 +91,11 @@ def played(table: Table) -> list[Played]:
 
 def tournament_spans(tournament: Tournament) -> list[Span]:
     """The tournament's evening, from its making (or its first seating, if earlier: a
-    restored backup) to its last saved hand, then each round seated, from its seating to
-    its last saved hand, with its tables."""
-    ids = [t.match_id for t in tournament.tables if t.match_id]
+    restored backup) to its last saved hand, then each round published, from its seating
+    to its last saved hand, with its tables (a round drawn but not published is nobody's
+    yet)."""
+    published = {row.number for row in tournament.round_rows if row.published_at}
+    ids = [t.match_id for t in tournament.tables if t.match_id and t.round in published]
     times: dict[str, tuple[datetime, datetime | None]] = {
         match_id: (seated, last) for match_id, seated, last in db.session.execute(
             select(Match.id, Match.created_at, func.max(Hand.created_at))

@@ -69,7 +69,8 @@ SCHEMAS: dict[str, Any] = {
         "id": STRING, "version": INTEGER, "game": STRING, "seed": INTEGER, "format": STRING,
         "entrants": ARRAY, "late_entrants": ARRAY, "rounds": ARRAY, "standings": ARRAY,
         "provisional": BOOLEAN, "over": BOOLEAN,
-        # The round's clock in minutes (null: no clock); each round carries its started_at.
+        # The round's clock in minutes (null: no clock); each round carries its started_at,
+        # whether it is published and its swaps (a read token sees published rounds only).
         "round_minutes": NULLABLE_INTEGER, "warning_minutes": NULLABLE_INTEGER}),
     "OpenAPI": _object({"openapi": STRING, "info": OBJECT, "servers": ARRAY, "paths": OBJECT,
                         "components": OBJECT}),

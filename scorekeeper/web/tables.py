@@ -148,10 +148,15 @@ def next_match(table_id: str) -> NextMatch | None:
 def current_match(table_id: str) -> tuple[str, int] | None:
     """The id and version of the match ``table_id`` plays now: the match changed last (a
     hand saved, a correction, a new match started), so that a match just finished shows its
-    result until the next one starts; an abandoned match only when there is no other. None
-    before the table's first match."""
+    result until the next one starts; an abandoned match only when there is no other; never
+    a match of a tournament round drawn but not published. None before the table's first
+    match."""
+    drawn = exists().where(
+        TournamentTable.match_id == Match.id,
+        TournamentRound.tournament_id == TournamentTable.tournament_id,
+        TournamentRound.number == TournamentTable.round, TournamentRound.published_at.is_(None))
     row = db.session.execute(
-        select(Match.id, Match.version).where(Match.table_id == table_id)
+        select(Match.id, Match.version).where(Match.table_id == table_id, ~drawn)
         .order_by(Match.abandoned, Match.updated_at.desc(), Match.created_at.desc(),
                   Match.id.desc()).limit(1)).first()
     return None if row is None else (row.id, row.version)

@@ -9,12 +9,13 @@ Entrants are known to the rules by their number (the order they were entered).
 from __future__ import annotations
 
 import hashlib
+from collections import Counter
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from math import ceil
 from typing import Any
 
-from flask import abort, current_app
+from flask import abort, current_app, session
 from flask_babel import gettext as _
 from sqlalchemy import bindparam, select
 from sqlalchemy.orm import selectinload
@@ -277,7 +278,7 @@ def scorecard(tournament: Tournament, done: Results, number: int) -> list[CardRo
     """Entrant ``number``'s rounds, each with the standings after it."""
     entrant = next(e for e in tournament.entrants if e.number == number)
     card = []
-    for row, played in zip(tournament.round_rows, done.rounds, strict=True):
+    for row, played in zip(tournament.round_rows[:len(done.rounds)], done.rounds, strict=True):
         after = standings_after(tournament, done, row.number)
         standing = next(r for r in after.rows if r.entrant == number)
         at = next((p for p in played if number in p.table.entrants), None)
@@ -351,9 +352,10 @@ def changes_said(played: Played) -> list[str]:
 
 
 def seat_next_round(tournament: Tournament) -> TournamentRound:
-    """Close the round in play and seat the next one: one ordinary match a table, in the
+    """Close the round in play and draw the next one: one ordinary match a table, in the
     organiser's table, with the tournament's options (RuleError when it cannot be seated).
-    The caller commits."""
+    The round is seen by the organiser's phones only until :func:`publish_round`. The
+    caller commits."""
     done = results(tournament)
     scores = [[p.score for p in round_] + [rules.sat_out(e) for e in row.sitting_out]
               for round_, row in zip(done.rounds, tournament.round_rows, strict=True)]
@@ -379,10 +381,203 @@ def seat_next_round(tournament: Tournament) -> TournamentRound:
             round=seating.number, number=seated.number, entrants=list(seated.entrants),
             dealer=seated.dealer, match_id=match.id))
     row = TournamentRound(number=seating.number, sitting_out=list(seating.sitting_out),
-                          final=seating.final, started_at=now())
+                          final=seating.final)
     tournament.round_rows.append(row)
     tournament.version += 1
     return row
+
+
+def drawn(tournament: Tournament) -> TournamentRound | None:
+    """The latest round while it is drawn and not published yet; None otherwise."""
+    row = current_round(tournament)
+    return row if row is not None and row.published_at is None else None
+
+
+def publish_round(tournament: Tournament) -> None:
+    """Publish the drawn round: every page shows it, its codes keep their tables, its clock
+    starts. Its matches and the round before's take a new version, so that their pages
+    (the clock, the way to the next table) show it within one poll. The caller commits."""
+    row = drawn(tournament)
+    if row is None:
+        return
+    row.published_at = row.started_at = now()
+    numbers = (row.number - 1, row.number)
+    ids = [t.match_id for t in tournament.tables if t.round in numbers and t.match_id]
+    for match in db.session.scalars(select(Match).where(Match.id.in_(ids))):
+        match.version += 1
+    tournament.version += 1
+
+
+def swap_entrants(tournament: Tournament, first: int, second: int) -> str | None:
+    """Swap entrants ``first`` and ``second`` between two tables of the drawn round: each
+    takes the other's seats (the table sizes, seats and first dealers stay as drawn), the
+    swap is recorded on the round. The reason it is refused, naming them, else None. The
+    caller commits."""
+    row = drawn(tournament)
+    names = {e.number: e.name for e in tournament.entrants}
+    if row is None:
+        return _("The round is published: its seating can no longer be changed.")
+    if first not in names or second not in names or first == second:
+        return _("Choose two different entrants to swap.")
+    tables = [t for t in tournament.tables if t.round == row.number]
+    at = {n: t for t in tables for n in t.entrants}
+    for number in (first, second):
+        if number not in at:
+            return _("%(name)s is not seated in round %(n)s: only seated entrants can be "
+                     "swapped.", name=names[number], n=row.number)
+    if at[first] is at[second]:
+        return _("%(first)s and %(second)s sit at the same table: a swap moves entrants "
+                 "between tables.", first=names[first], second=names[second])
+    if _hand_saved(tournament, row.number):
+        return _("A hand is saved in round %(n)s: its seating can no longer be changed.",
+                 n=row.number)
+    if tournament.format == rules.Format.GROUPS and row.number > 1:
+        return _("A round-robin group plays together every round: only round 1 can be "
+                 "swapped.")
+    one, other = at[first], at[second]
+    places = [(one, one.entrants.index(first)), (other, other.entrants.index(second))]
+    seats = [_entrant_seats(tournament, table, place) for table, place in places]
+    matches = {m.id: m for m in db.session.scalars(
+        select(Match).options(selectinload(Match.seats))
+        .where(Match.id.in_([one.match_id, other.match_id])))}
+    if len(matches) == 2:
+        rows = [sorted((s for s in matches[t.match_id].seats if s.seat in taken),
+                       key=lambda s: s.seat)
+                for (t, _place), taken in zip(places, seats, strict=True)]
+        for a, b in zip(rows[0], rows[1], strict=True):
+            a.player_id, b.player_id = b.player_id, a.player_id
+        for match in matches.values():
+            match.version += 1
+    one.entrants = [second if n == first else n for n in one.entrants]
+    other.entrants = [first if n == second else n for n in other.entrants]
+    row.swaps = [*row.swaps, [first, second]]
+    tournament.version += 1
+    return None
+
+
+def _entrant_seats(tournament: Tournament, table: TournamentTable, place: int) -> list[int]:
+    """The seats of the entrant at ``place`` of ``table`` (a pair fills two)."""
+    count = len(table.entrants)
+    return [place + k * count for k in range(2 if tournament.pairs else 1)]
+
+
+def seen_rounds(tournament: Tournament) -> int:
+    """How many rounds this phone sees: every round seated for the organiser's phones, the
+    published ones for everyone else."""
+    count = len(tournament.round_rows)
+    return count - 1 if drawn(tournament) is not None and not organiser(tournament) else count
+
+
+def seen_results(tournament: Tournament) -> Results:
+    """The results as this phone may see them: without the drawn round for anyone but the
+    organiser's phones."""
+    done = results(tournament)
+    count = seen_rounds(tournament)
+    if count == len(done.rounds):
+        return done
+    if count:
+        overall = standings_after(tournament, done, count)
+    else:
+        rank, order, out = _ranking(tournament, {})
+        overall = rank(order, [], out, ())
+    return Results(done.rounds[:count], done.per_round[:count], overall, False,
+                   done.keys[:count])
+
+
+def published_round(tournament: Tournament) -> TournamentRound | None:
+    """The latest round published; None before round 1 is."""
+    return next((row for row in reversed(tournament.round_rows) if row.published_at), None)
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where an entrant goes in a round: the table (None: they sit it out), their seats
+    counted from 1 (a pair fills two) and the first dealer's name."""
+
+    round: int
+    entrant: int
+    table: int | None
+    seats: tuple[int, ...]
+    dealer: str | None
+
+
+def where_to_go(tournament: Tournament, row: TournamentRound) -> dict[int, Place]:
+    """Where each entrant of round ``row`` goes, by entrant number."""
+    entrants = {e.number: e for e in tournament.entrants}
+    found = {}
+    for table in tournament.tables:
+        if table.round != row.number:
+            continue
+        count = len(table.entrants)
+        dealer = entrants[table.entrants[table.dealer % count]].names[table.dealer // count]
+        for place, number in enumerate(table.entrants):
+            seats = tuple(s + 1 for s in _entrant_seats(tournament, table, place))
+            found[number] = Place(row.number, number, table.number, seats, dealer)
+    for number in sitting_out(tournament, row):
+        found[number] = Place(row.number, number, None, (), None)
+    return found
+
+
+@dataclass(frozen=True)
+class NextTable:
+    """Where a finished round's table goes next: the round published after it, the table
+    (None: sits out, or nobody of that table is seated) and its code's secret."""
+
+    round: int
+    table: int | None
+    token: str | None
+
+
+def next_table(tournament: Tournament, number: int, table: int) -> NextTable | None:
+    """Where the phone of table ``table`` of round ``number`` goes once a later round is
+    published: the table of the entrant this phone said it is, else the table most of that
+    table's entrants go to (the lowest on a tie). None while no later round is published."""
+    row = published_round(tournament)
+    if row is None or row.number <= number:
+        return None
+    found = where_to_go(tournament, row)
+    me = claimed(tournament)
+    if me is not None and me in found:
+        going = found[me].table
+    else:
+        seated = next((t for t in tournament.tables if t.round == number and t.number == table),
+                      None)
+        counts = Counter(found[n].table for n in (seated.entrants if seated else ())
+                         if n in found and found[n].table is not None)
+        going = min(counts, key=lambda t: (-counts[t], t)) if counts else None
+    token = next((t.token for t in tournament.tables
+                  if t.round == row.number and t.number == going), None)
+    return NextTable(row.number, going, token)
+
+
+def kept_here(tournament: Tournament, match_id: str | None) -> bool:
+    """Whether this phone kept match ``match_id`` (its table's phone) or runs the evening,
+    even once the match's round is closed."""
+    if organiser(tournament):
+        return True
+    token = device_token()
+    return match_id is not None and token is not None and db.session.scalar(
+        select(MatchKeeper.match_id).join(Device, Device.id == MatchKeeper.device_id)
+        .where(MatchKeeper.match_id == match_id, Device.token == token)) is not None
+
+
+CLAIMS = "me"  # the session's key: {tournament id: the entrant this phone says it is}
+MAX_CLAIMS = 20
+
+
+def claimed(tournament: Tournament) -> int | None:
+    """The entrant this phone said it is ("This is me"), or None."""
+    number = session.get(CLAIMS, {}).get(tournament.id)
+    return number if any(e.number == number for e in tournament.entrants) else None
+
+
+def claim(tournament: Tournament, number: int | None) -> None:
+    """Remember on this phone (its session cookie) that it is entrant ``number``; None
+    forgets it. Only the latest few tournaments are remembered."""
+    claims = {k: v for k, v in session.get(CLAIMS, {}).items() if k != tournament.id}
+    if number is not None:
+        claims[tournament.id] = number
+    session[CLAIMS] = dict(list(claims.items())[-MAX_CLAIMS:])
 
 
 def _seats(tournament: Tournament, table: rules.Table) -> int:
@@ -609,8 +804,9 @@ def kept_matches() -> list[Match]:
 def tournament_json(tournament: Tournament) -> dict[str, Any]:
     """The tournament as data (its .json and the API's): each round's tables and standings
     (and its seating's time, in UTC), the overall standings; points as exact fractions
-    ("7/2") beside their one-decimal text; the round's clock in minutes (None: no clock)."""
-    done = results(tournament)
+    ("7/2") beside their one-decimal text; the round's clock in minutes (None: no clock). A
+    drawn round is there for the organiser's phones only, not published yet."""
+    done = seen_results(tournament)
     names = {e.number: e.name for e in tournament.entrants}
 
     def rows(standings):
@@ -627,6 +823,8 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
             "late_entrants": [{"entrant": e.name, "from_round": e.joined + 1}
                               for e in tournament.entrants if e.joined is not None],
             "rounds": [{"number": row.number, "closed": row.closed,
+                        "published": row.published_at is not None,
+                        "swaps": [[names[n] for n in swap] for swap in row.swaps],
                         "started_at": row.started_at and f"{row.started_at.isoformat()}Z",
                         "closed_early": list(row.closed_early),
                         "sitting_out": [names[n] for n in sitting_out(tournament, row)],
@@ -635,7 +833,8 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
                                     "entrants": [names[n] for n in p.table.entrants]}
                                    for p in played],
                         "standings": rows(per_round)}
-                       for row, played, per_round in zip(tournament.round_rows, done.rounds,
+                       for row, played, per_round in zip(tournament.round_rows[:len(done.rounds)],
+                                                         done.rounds,
                                                          done.per_round, strict=True)],
             "standings": rows(done.overall), "provisional": done.overall.provisional,
             "over": done.over}

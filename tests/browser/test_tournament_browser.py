@@ -53,6 +53,8 @@ def test_an_evening_from_creation_to_the_standings(phone, live_server):
 
     organiser.get_by_role("button", name="Seat round 1").click()
     expect(organiser.locator("h1")).to_have_text("Round 1")
+    organiser.get_by_role("button", name="Publish round 1").click()
+    expect(organiser.locator(".seating > div.qr")).to_have_count(2)
     expect(organiser.locator(".seating")).to_have_count(2)  # 8 entrants at tables of 4
     assert serious(organiser) == []
     shot(organiser, "tournament-seating")
@@ -123,6 +125,8 @@ def test_a_round_closed_early_is_confirmed_and_reopened_without_javascript(
     address = setup.url
     setup.get_by_role("button", name="Seat round 1").click()
     expect(setup.locator("h1")).to_have_text("Round 1")
+    setup.get_by_role("button", name="Publish round 1").click()
+    expect(setup.locator(".seating > div.qr")).to_have_count(2)
 
     organiser = make_page(javascript=False)
     organiser.context.add_cookies(setup.context.cookies())

@@ -306,7 +306,7 @@ def test_rounds_seated_before_the_migration_are_published(tmp_path) -> None:
     app = create_app({"TESTING": True, "SECRET_KEY": "t",
                       "SQLALCHEMY_DATABASE_URI": database_url(tmp_path)})
     with app.app_context():
-        upgrade(revision="b3f8d1e6a2c7")
+        upgrade(revision="c4a9e2f7b1d5")
         for statement in (
                 "INSERT INTO tables (id, name, secret, screen_token, calendar_token, zone,"
                 " version, created_at, updated_at) VALUES ('t-one', 'Club', 's', 'k', 'c',"
@@ -326,7 +326,7 @@ def test_rounds_seated_before_the_migration_are_published(tmp_path) -> None:
         assert rows[1].published_at is not None  # seated before clocks: published now
         assert [r.swaps for r in rows] == [[], []]
         db.session.remove()
-        downgrade(revision="b3f8d1e6a2c7")
+        downgrade(revision="c4a9e2f7b1d5")
         upgrade()
         db.session.remove()
         db.drop_all()

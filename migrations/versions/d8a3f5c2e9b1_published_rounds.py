@@ -4,13 +4,13 @@ table's ``checked_in_at``
 A round seated is drawn for the organiser's phones only until it is published; before that
 the organiser may swap two entrants (each swap kept as a pair of entrant numbers). A table's
 ``checked_in_at`` is when a phone first scanned its code. Revision d8a3f5c2e9b1, after
-b3f8d1e6a2c7, of 2026-12-05. Rounds seated before were shown at once: they are published
+c4a9e2f7b1d5, of 2026-12-05. Rounds seated before were shown at once: they are published
 when they were seated (or now, for those seated before clocks).
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision, down_revision = 'd8a3f5c2e9b1', 'b3f8d1e6a2c7'
+revision, down_revision = 'd8a3f5c2e9b1', 'c4a9e2f7b1d5'
 branch_labels = depends_on = None
 
 

@@ -88,3 +88,19 @@ def test_a_new_match_at_a_table_proposes_who_is_there_the_next_dealing(table):
     # A new match without a table chosen starts blank, as before.
     page = table.client.get("/matches/new").get_data(as_text=True)
     assert set(proposed(page)[1]) == {""}
+
+
+def test_a_finished_sheet_offers_a_new_match_at_its_table_with_who_is_there(table):
+    match_id = table.new_match("fortyfive", ["Anna", "Bruno", "Carla"])
+    ff = FortyFive(table, match_id)
+    for _hand in range(2):  # Anna takes every trick and the best trump: 30 a hand, out at 45
+        assert ff.tap_winners([0, 0, 0, 0, 0], 0).status_code == 303
+    assert table.sheet(match_id)["next"] is None  # over
+    page = table.client.get(f"/matches/{match_id}").get_data(as_text=True)
+    link = f'href="/matches/new?table={table_of(table, match_id)}"'
+    assert link in page and "New match at this table" in page
+    proposed = table.client.get(f"/matches/new?table={table_of(table, match_id)}") \
+        .get_data(as_text=True)
+    assert all(f'value="{name}"' in proposed for name in ("Anna", "Bruno", "Carla"))
+    # Everyone the table knows is proposed: no heading over an empty list of others.
+    assert "Players you know:" not in proposed

@@ -31,9 +31,11 @@ def test_the_templates_words_are_flask_babels(app):
     from flask_babel import force_locale
 
     template = app.jinja_env.from_string(
-        "{{ _('Dealer') }}|{{ _('95%% interval') }}|{{ _('Cards or points in hand of %(name)s', name=who) }}")
+        "{{ _('Dealer') }}|{{ _('95%% interval') }}|"
+        "{{ _('Cards or points in hand of %(name)s', name=who) }}")
     with app.test_request_context("/", headers={"Accept-Language": "it"}):
-        assert template.render(who="Ugo") == "Mazziere|Intervallo al 95%|Carte o punti in mano a Ugo"
+        assert template.render(who="Ugo") == \
+            "Mazziere|Intervallo al 95%|Carte o punti in mano a Ugo"
         with force_locale("en"):
             assert template.render(who="<Ugo>") == \
                 "Dealer|95% interval|Cards or points in hand of &lt;Ugo&gt;"

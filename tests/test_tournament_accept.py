@@ -66,6 +66,7 @@ def test_a_hand_accepted_by_the_other_phone_or_handed_over(app: Flask) -> None:
     assert "Hand it over to accept" in text and "Accept hand 1 as …" in text
     assert 'value="accept">Accept hand 1</button>' not in text
     assert "provisional: 1 hand to accept" in page(organiser, standings)
+    assert "provisional: 1 hand to accept" in page(organiser, f"/matches/{keeper.match_id}/screen")
     # The other phone at the table accepts it in one tap.
     text = page(other)
     assert 'value="accept">Accept hand 1</button>' in text
@@ -158,3 +159,28 @@ def test_the_italian_words(app: Flask) -> None:
     text = ok(keeper.client.get(f"/matches/{keeper.match_id}",
                                 headers={"Accept-Language": "it"}), 200).get_data(as_text=True)
     assert "provvisoria: 1 mano da accettare" in text and "Passa il telefono per accettare" in text
+
+
+CONFIRM = re.compile(r'name="confirm" value="([^"]+)"')
+
+
+def test_closing_the_round_with_hands_to_accept_asks_first(app: Flask) -> None:
+    organiser, tournament_id, keeper, other = evening(app)
+    for number, closer in ((1, 0), (2, 1), (3, 2)):
+        save_game(keeper, {s: 10 + s for s in range(4) if s != closer}, closer=closer)
+        if number < 3:
+            ok(other.post(f"/matches/{other.match_id}/hands/{number}/review", {
+                "verdict": "accept", "change": changes(page(other))[number]}))
+    # Table 1 has finished, table 2 plays on: closing asks anyway, and names game 3 too.
+    asked = ok(organiser.post(f"/tournaments/{tournament_id}/close", {}), 200)
+    text = asked.get_data(as_text=True)
+    assert "Hands not accepted yet" in text
+    assert "provisional: 1 hand to accept" in text
+    assert organiser.state(tournament_id)["rounds"][0]["closed"] is False
+    ok(organiser.post(f"/tournaments/{tournament_id}/close",
+                      {"confirm": CONFIRM.search(text).group(1)}))
+    assert organiser.state(tournament_id)["rounds"][0]["closed"] is True
+    # The round is over: no verdict is taken any more.
+    refused = other.post(f"/matches/{other.match_id}/hands/3/review",
+                         {"verdict": "accept", "change": changes(page(keeper)).get(3, "0")})
+    assert refused.status_code == 403

@@ -71,6 +71,7 @@ from ..web.tournaments import (
     late_refusal,
     organiser,
     plan,
+    provisional_tables,
     reopen_round,
     reopenable,
     results,
@@ -302,7 +303,7 @@ def _unconfirmed(tournament: Tournament, then: str):
     asks (again, saying so, when the tables moved on since it was shown): nothing closed."""
     tables = unfinished(tournament)
     given = request.form.get("confirm")
-    if not tables or given == closing_key(tournament):
+    if not (tables or provisional_tables(tournament)) or given == closing_key(tournament):
         return None
     error = None if given is None else _("The tables moved on meanwhile: this is what "
                                          "closing the round gives now.")
@@ -312,7 +313,7 @@ def _unconfirmed(tournament: Tournament, then: str):
 
 def _closing(tournament: Tournament, then: str, tables: list) -> dict:
     return {**_context(tournament), "then": then, "unfinished": tables,
-            "confirm": closing_key(tournament)}
+            "provisional": provisional_tables(tournament), "confirm": closing_key(tournament)}
 
 
 @bp.get("/tournaments/<tournament_id>/rounds/<int(max=99):number>/close")

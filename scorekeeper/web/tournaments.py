@@ -452,6 +452,16 @@ def unfinished(tournament: Tournament) -> list[Unfinished]:
     return found
 
 
+def provisional_tables(tournament: Tournament) -> list[Played]:
+    """The tables of the round in play with hands that wait to be accepted (results the
+    other side accepts): closing the round counts those hands as saved, once the organiser
+    confirmed it."""
+    row = current_round(tournament)
+    if row is None or row.closed or not tournament.accept:
+        return []
+    return [p for p in results(tournament).rounds[row.number - 1] if p.provisional]
+
+
 def closing_key(tournament: Tournament) -> str:
     """What a confirmation to close the round was shown for: the same on every worker, and
     different once the tournament or any of its matches changed."""

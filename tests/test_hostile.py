@@ -112,6 +112,7 @@ FIELDS: dict[str, list[str]] = {
     "tournaments.close": ["confirm"],
     "tournaments.reopen": ["version"],
     "tournaments.keep": [],
+    "reviews.review": ["verdict", "change", "name", "note"],
 }
 FIELDS["quarantotto.edit"] = FIELDS["quarantotto.enter"]
 FIELDS["scala40.edit"] = FIELDS["scala40.enter"]

@@ -50,6 +50,9 @@ def test_without_the_option_a_hand_counts_at_once(app: Flask) -> None:
     assert "Results the other side accepts" not in page(organiser, f"/tournaments/{tournament_id}")
     save_game(keeper, {1: 30, 2: 12, 3: 7})
     assert "provisional" not in page(keeper)
+    refused = ok(keeper.post(f"/matches/{keeper.match_id}/hands/1/review",
+                             {"verdict": "accept", "change": 1, "name": "Ada"}), 422)
+    assert "This match’s hands are not accepted one by one." in refused.get_data(as_text=True)
     assert "to accept" not in page(organiser, f"/tournaments/{tournament_id}/standings")
     assert "Accepted only" not in page(organiser, f"/tournaments/{tournament_id}/standings")
 

@@ -5,7 +5,7 @@ saved it: a verdict on a hand corrected since is refused, nothing stored."""
 
 from __future__ import annotations
 
-from flask import Blueprint, abort, redirect, request, url_for
+from flask import Blueprint, redirect, request, url_for
 from flask_babel import gettext as _
 
 from ..engine.ledger import review_hand
@@ -24,7 +24,8 @@ def review(match_id: str, number: int):
     match = get_match(match_id)
     seated = tournament_table(match)
     if seated is None or not seated.accept:
-        abort(404, _("This match’s hands are not accepted one by one."))
+        return _answer(match, _("This match’s hands are not accepted one by one."),
+                       status=422)
     hand = next((p for p in pending(match) if p.number == number), None)
     verdict = {"accept": ACCEPTED, "reject": REJECTED}.get(request.form.get("verdict", ""))
     name = request.form.get("name", "").strip() or None

@@ -75,10 +75,15 @@ def test_a_hand_accepted_by_the_other_phone_or_handed_over(app: Flask) -> None:
     assert 'value="accept">Accept hand 1</button>' in text
     assert "Hand it over to accept" not in text
     change = changes(text)[1]
+    version = keeper.sheet(keeper.match_id)["version"]
     answer = ok(other.post(f"/matches/{other.match_id}/hands/1/review",
                            {"verdict": "accept", "change": change},
                            headers={"HX-Request": "true"}), 200).get_data(as_text=True)
     assert "Hand 1 accepted." in answer and 'id="announce"' in answer
+    # The keeper's phone hears of it with its next poll, in its notice and live region.
+    polled = ok(keeper.client.get(f"/matches/{keeper.match_id}/live?since={version}",
+                                  headers={"HX-Request": "true"}), 200).get_data(as_text=True)
+    assert polled.count("Hand 1 accepted.") == 2
     assert "to accept" not in page(keeper) and "to accept" not in page(organiser, standings)
     # Game 2, handed over on the keeper's phone: who accepts is named first.
     save_game(keeper, {0: 20, 2: 5, 3: 9}, closer=1)

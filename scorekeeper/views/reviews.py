@@ -12,7 +12,7 @@ from ..engine.ledger import review_hand
 from ..models import NOTE_LENGTH, HandReview, Match
 from ..web.access import current_device
 from ..web.pages import VERSION_HEADER, get_match, is_htmx, render_sheet, said_with
-from ..web.reviews import ACCEPTED, REJECTED, pending
+from ..web.reviews import ACCEPTED, REJECTED, pending, said
 from ..web.tournaments import tournament_table
 
 bp = Blueprint("reviews", __name__)
@@ -57,18 +57,6 @@ def review(match_id: str, number: int):
         name=name, note=note if verdict == REJECTED else None,
         device_id=device.id if device else None))
     return _answer(match, said(number, verdict, name, note))
-
-
-def said(number: int, verdict: str, name: str | None, note: str | None) -> str:
-    """What a verdict is said as, on the sheet's notice and in its live region."""
-    if verdict == ACCEPTED:
-        return _("%(name)s accepted hand %(n)s.", name=name, n=number) if name else \
-            _("Hand %(n)s accepted.", n=number)
-    if note:
-        return _("%(name)s rejected hand %(n)s: “%(note)s”.", name=name, n=number, note=note) \
-            if name else _("Hand %(n)s rejected: “%(note)s”.", n=number, note=note)
-    return _("%(name)s rejected hand %(n)s.", name=name, n=number) if name else \
-        _("Hand %(n)s rejected.", n=number)
 
 
 def _answer(match: Match, words: str, *, status: int = 200):

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from flask_babel import gettext as _
 from sqlalchemy import func, select
 
 from ..db import db
@@ -99,3 +100,31 @@ def accepted_sheet(match: Match, waiting: list[Pending]) -> Any:
     upto = waiting[0].number - 1
     return compute_sheet(match, list(stored_hands(match))[:upto],
                          roster=[c for c in match.roster if c.get("after", 0) <= upto])
+
+
+def said(number: int, verdict: str, name: str | None, note: str | None) -> str:
+    """What a verdict is said as, on the sheet's notice and in its live region."""
+    if verdict == ACCEPTED:
+        return _("%(name)s accepted hand %(n)s.", name=name, n=number) if name else \
+            _("Hand %(n)s accepted.", n=number)
+    if note:
+        return _("%(name)s rejected hand %(n)s: “%(note)s”.", name=name, n=number, note=note) \
+            if name else _("Hand %(n)s rejected: “%(note)s”.", n=number, note=note)
+    return _("%(name)s rejected hand %(n)s.", name=name, n=number) if name else \
+        _("Hand %(n)s rejected.", n=number)
+
+
+def verdict_said(match: Match) -> str | None:
+    """The latest verdict on a hand of ``match`` in words, when it came after the match's
+    latest change (what its live region and another phone's notice say then); else None."""
+    verdict = db.session.execute(
+        select(HandReview.number, HandReview.verdict, HandReview.name, HandReview.note,
+               HandReview.created_at).where(HandReview.match_id == match.id)
+        .order_by(HandReview.id.desc()).limit(1)).first()
+    if verdict is None:
+        return None
+    changed = db.session.scalar(select(func.max(Change.created_at)).where(
+        Change.match_id == match.id))
+    if changed is not None and changed > verdict.created_at:
+        return None
+    return said(verdict.number, verdict.verdict, verdict.name, verdict.note)

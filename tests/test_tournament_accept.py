@@ -64,7 +64,7 @@ def test_a_hand_accepted_by_the_other_phone_or_handed_over(app: Flask) -> None:
     save_game(keeper, {1: 30, 2: 12, 3: 7})
     # The keeper's sheet marks game 1 provisional and offers to hand the phone over.
     text = page(keeper)
-    assert "provisional: 1 hand to accept" in text and "⏳" in text
+    assert "provisional: 1 hand to accept" in text and "◷" in text
     assert '<span class="visually-hidden">provisional</span>' in text
     assert "Hand it over to accept" in text and "Accept hand 1 as …" in text
     assert 'value="accept">Accept hand 1</button>' not in text

@@ -47,6 +47,12 @@ def evening(app: Flask, accept: bool = True) -> tuple[Organiser, str, Table, Tab
 
 def test_without_the_option_a_hand_counts_at_once(app: Flask) -> None:
     organiser, tournament_id, keeper, _other = evening(app, accept=False)
+    # The option is on the new-tournament form, off unless ticked.
+    form = page(organiser, f"/tables/{organiser.table_id}/tournaments/new")
+    box = re.search(r'<input[^>]*name="accept"[^>]*>', form).group(0)
+    assert 'type="checkbox"' in box and "checked" not in box
+    assert "Results the other side accepts: a hand saved at a table counts once another " \
+        "player there accepts it" in form
     assert "Results the other side accepts" not in page(organiser, f"/tournaments/{tournament_id}")
     save_game(keeper, {1: 30, 2: 12, 3: 7})
     assert "provisional" not in page(keeper)
@@ -70,6 +76,8 @@ def test_a_hand_accepted_by_the_other_phone_or_handed_over(app: Flask) -> None:
     assert 'value="accept">Accept hand 1</button>' not in text
     assert "provisional: 1 hand to accept" in page(organiser, standings)
     assert "provisional: 1 hand to accept" in page(organiser, f"/matches/{keeper.match_id}/screen")
+    state = organiser.state(tournament_id)
+    assert state["accept"] is True and state["rounds"][0]["tables"][0]["provisional"] == 1
     # The other phone at the table accepts it in one tap.
     text = page(other)
     assert 'value="accept">Accept hand 1</button>' in text

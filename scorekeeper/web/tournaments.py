@@ -644,7 +644,7 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
     return {"id": tournament.id, "version": tournament.version, "game": tournament.game,
             "seed": tournament.seed,
             "format": tournament.format, "entrants": [e.names for e in tournament.entrants],
-            "round_minutes": tournament.round_minutes,
+            "round_minutes": tournament.round_minutes, "accept": tournament.accept,
             "warning_minutes": tournament.warning_minutes if tournament.round_minutes else None,
             "late_entrants": [{"entrant": e.name, "from_round": e.joined + 1}
                               for e in tournament.entrants if e.joined is not None],
@@ -653,7 +653,7 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
                         "closed_early": list(row.closed_early),
                         "sitting_out": [names[n] for n in sitting_out(tournament, row)],
                         "tables": [{"number": p.table.number, "match": p.match and p.match.id,
-                                    "dealer": p.table.dealer,
+                                    "dealer": p.table.dealer, "provisional": p.provisional,
                                     "entrants": [names[n] for n in p.table.entrants]}
                                    for p in played],
                         "standings": rows(per_round)}

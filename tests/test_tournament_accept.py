@@ -200,3 +200,22 @@ def test_closing_the_round_with_hands_to_accept_asks_first(app: Flask) -> None:
     refused = other.post(f"/matches/{other.match_id}/hands/3/review",
                          {"verdict": "accept", "change": changes(page(keeper)).get(3, "0")})
     assert refused.status_code == 403
+
+
+def test_the_keepers_own_name_is_not_offered_to_accept(app: Flask) -> None:
+    organiser, _tournament_id, keeper, _other = evening(app)
+    names = [p["name"] for p in keeper.sheet(keeper.match_id)["players"]]
+    # The organiser's phone, which may edit every match, is named after a player there.
+    ok(organiser.post(f"/tables/{organiser.table_id}/phone", {"name": names[0]}))
+    organiser.match_id = keeper.match_id
+    save_game(organiser, {1: 30, 2: 12, 3: 7})
+    text = page(organiser)
+    assert "Hand it over to accept" in text
+    assert f'value="{names[0]}" required' not in text and f'value="{names[1]}" required' in text
+    url = f"/matches/{keeper.match_id}/hands/1/review"
+    change = changes(text)[1]
+    refused = ok(organiser.post(url, {"verdict": "accept", "change": change,
+                                      "name": names[0]}), 422).get_data(as_text=True)
+    assert f"{names[0]} saved hand 1 on their phone: another player accepts it." in refused
+    ok(organiser.post(url, {"verdict": "accept", "change": change, "name": names[1]}))
+    assert "to accept" not in page(keeper)

@@ -12,7 +12,7 @@ from ..engine.ledger import review_hand
 from ..models import NOTE_LENGTH, HandReview, Match
 from ..web.access import current_device
 from ..web.pages import VERSION_HEADER, get_match, is_htmx, render_sheet, said_with
-from ..web.reviews import ACCEPTED, REJECTED, pending, said
+from ..web.reviews import ACCEPTED, REJECTED, keeper_name, pending, said
 from ..web.tournaments import tournament_table
 
 bp = Blueprint("reviews", __name__)
@@ -43,6 +43,9 @@ def review(match_id: str, number: int):
     elif name is not None and name not in match.names:
         error = _("%(name)s does not play this match: choose a player of hand %(n)s.",
                   name=name[:30], n=number)
+    elif verdict == ACCEPTED and name is not None and name == keeper_name(match, hand):
+        error = _("%(name)s saved hand %(n)s on their phone: another player accepts it.",
+                  name=name, n=number)
     elif here and name is None:
         error = _("Say which player accepts or rejects hand %(n)s: this phone saved it.",
                   n=number)

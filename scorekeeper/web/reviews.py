@@ -18,7 +18,7 @@ from sqlalchemy import func, select
 
 from ..db import db
 from ..engine.sheets import compute_sheet, stored_hands
-from ..models import Change, HandReview, Match
+from ..models import Change, HandReview, Match, Membership
 
 ACCEPTED, REJECTED = "accepted", "rejected"
 
@@ -90,6 +90,16 @@ def pending_of(matches: Iterable[Match]) -> dict[str, list[Pending]]:
 def pending(match: Match) -> list[Pending]:
     """The provisional hands of ``match``, in order."""
     return pending_of([match])[match.id]
+
+
+def keeper_name(match: Match, hand: Pending) -> str | None:
+    """The player whose phone saved ``hand``, when that phone is named after a player of the
+    match at its table ("Anna's phone"); None when not known. Another player accepts it."""
+    if hand.device_id is None:
+        return None
+    name = db.session.scalar(select(Membership.name).where(
+        Membership.table_id == match.table_id, Membership.device_id == hand.device_id))
+    return name if name in match.names else None
 
 
 def accepted_sheet(match: Match, waiting: list[Pending]) -> Any:

@@ -34,7 +34,7 @@ from .games import GameSpec, spec_of
 from .links import qr_svg, secure_offer, secure_origin
 from .pagecache import csrf_token
 from .pwa import THEME
-from .reviews import Pending, pending
+from .reviews import Pending, keeper_name, pending
 from .tournaments import match_clock, tournament_table
 
 
@@ -226,7 +226,7 @@ GLOBALS: Mapping[str, Any] = {
     "start_rating": int(START),
     "tournament_table": tournament_table, "undo_redo": undo_redo, "url_for": page_url_for,
     "provisional_hands": provisional_hands, "is_provisional": is_provisional,
-    "saved_here": saved_here,
+    "saved_here": saved_here, "keeper_name": keeper_name,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
     # Who plays (scorekeeper.web.people): the columns in turn order, each seat's presence in
     # a row and its state now, who holds it, the sentences of the changes.

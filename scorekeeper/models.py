@@ -399,6 +399,8 @@ class Change(db.Model):
     new: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     undone: Mapped[bool] = mapped_column(default=False)
     created_at: Mapped[datetime] = mapped_column(default=_now)
+    # The phone that made it (None: not known, or made before phones were noted).
+    device_id: Mapped[int | None] = mapped_column(ForeignKey("devices.id", ondelete="SET NULL"))
 
 
 class RequestKey(db.Model):
@@ -448,6 +450,9 @@ class Tournament(db.Model):
     created_at: Mapped[datetime] = mapped_column(default=_now)
     round_minutes: Mapped[int | None]
     warning_minutes: Mapped[int] = mapped_column(default=5, server_default="5")
+    # Results the other side accepts: a hand saved at a table is provisional until another
+    # player there accepts it (scorekeeper.web.reviews).
+    accept: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     entrants: Mapped[list[Entrant]] = relationship(
         order_by="Entrant.number", cascade="all, delete-orphan", lazy="selectin")
@@ -525,3 +530,25 @@ class MatchKeeper(db.Model):
     device_id: Mapped[int] = mapped_column(
         ForeignKey("devices.id", ondelete="CASCADE"), primary_key=True, index=True)
     joined_at: Mapped[datetime] = mapped_column(default=_now)
+
+
+NOTE_LENGTH = 200  # what a player who rejects a hand may say
+
+
+class HandReview(db.Model):
+    """A player's verdict on hand ``number`` of a tournament's match, "accepted" or
+    "rejected", as the change ``change_id`` last saved it (a correction or an undo makes a
+    new change: the hand is provisional again); who gave it (``name``), what they said of a
+    rejection and the phone it was given on."""
+
+    __tablename__ = "hand_reviews"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    match_id: Mapped[str] = mapped_column(
+        ForeignKey("matches.id", ondelete="CASCADE"), index=True)
+    number: Mapped[int]
+    change_id: Mapped[int]
+    verdict: Mapped[str] = mapped_column(String(10))
+    name: Mapped[str | None] = mapped_column(String(NAME_LENGTH))  # None: not said
+    note: Mapped[str | None] = mapped_column(String(NOTE_LENGTH))
+    device_id: Mapped[int | None] = mapped_column(ForeignKey("devices.id", ondelete="SET NULL"))
+    created_at: Mapped[datetime] = mapped_column(default=_now)

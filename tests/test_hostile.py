@@ -115,6 +115,7 @@ FIELDS: dict[str, list[str]] = {
     "tournaments.swap": ["version", "first", "second"],
     "tournaments.claim_entrant": ["entrant"],
     "tournaments.keep": [],
+    "reviews.review": ["verdict", "change", "name", "note"],
 }
 FIELDS["quarantotto.edit"] = FIELDS["quarantotto.enter"]
 FIELDS["scala40.edit"] = FIELDS["scala40.enter"]

@@ -26,6 +26,7 @@ from ..models import (
     Change,
     Device,
     Hand,
+    HandReview,
     Match,
     Membership,
     Player,
@@ -42,6 +43,7 @@ from .sheets import compute_sheet, hand_inputs, sheets, starting_players, stored
 
 ENTRIES = ("enter", "correct")  # the kinds of change a person makes; undo and redo take back
 KEY = "request_key"  # the session's note of the key the next change is stored with
+DEVICE = "device_token"  # the session's note of the phone the next change is made on
 KEY_LIFE = timedelta(days=1)  # a phone sends a request again within minutes, not days
 
 
@@ -78,7 +80,6 @@ _SET_HAND = (update(HANDS).where(HANDS.c.match_id == bindparam("match"),
              .values(data=bindparam("data"), updated_at=bindparam("now")))
 _DROP_HAND = delete(HANDS).where(HANDS.c.match_id == bindparam("match"),
                                  HANDS.c.number == bindparam("n"))
-_ADD_CHANGE = insert(CHANGES).returning(CHANGES.c.id)
 _SET_ROSTER = (update(MATCHES).where(MATCHES.c.id == bindparam("match"))
                .values(roster=bindparam("roster")))
 _ADD_SEAT = insert(SEATS)
@@ -98,6 +99,8 @@ _ADD_KEY = insert(KEYS).values(
     key=bindparam("key"), match_id=bindparam("match"), device_id=_DEVICE,
     request_hash=bindparam("hash"), created_at=bindparam("now"))
 _FORGET_KEYS = delete(KEYS).where(KEYS.c.created_at < bindparam("before"))
+# A change names the phone it was made on (NULL: none known), found by its device token.
+_ADD_CHANGE = insert(CHANGES).values(device_id=_DEVICE).returning(CHANGES.c.id)
 
 
 def _bump_version(match: Match, expected: int | None, *, finished: bool | None = None,
@@ -126,6 +129,12 @@ def expect_key(keyed: KeyedRequest | None) -> None:
     """Store ``keyed`` (the request being served, sent with a key; None: without one) with
     the next change this session writes, in the same transaction."""
     db.session.info[KEY] = keyed
+
+
+def expect_device(token: str | None) -> None:
+    """Note ``token`` (the device token of the phone making the request) as the phone the
+    changes this session writes are made on."""
+    db.session.info[DEVICE] = token
 
 
 def stored_hash(keyed: KeyedRequest) -> str | None:
@@ -224,7 +233,8 @@ def _recorded(match: Match, number: int, kind: str, old: Any, new: Any,
         write(connection, now)
         change_id = connection.execute(_ADD_CHANGE, {
             "match_id": match.id, "number": number, "kind": kind, "old": old, "new": new,
-            "undone": False, "created_at": now}).scalar()
+            "undone": False, "created_at": now,
+            "token": db.session.info.get(DEVICE)}).scalar()
         if undoes is not None:
             connection.execute(_UNDONE, {"change": undoes.id})
         db.session.commit()
@@ -378,6 +388,22 @@ def save_roster(match: Match, roster: list[dict[str, Any]], *, expected: int | N
         _steps().put((match.id, version), (Step(change_id, ROSTER, kind, {"roster": old},
                                                 {"roster": thawed(roster)}), None))
     return sheet
+
+
+def review_hand(match: Match, review: HandReview) -> None:
+    """Store ``review`` (a hand accepted or rejected) with a new version of the match, in
+    one transaction: every page of the match, and the tournament's standings, show it. The
+    hands are as they were: the sheet kept for the version before is the new one's."""
+    kept = sheets().peek((match.id, match.version))
+    inputs = hand_inputs().peek((match.id, match.version))
+    version = _bump_version(match, None)
+    db.session.add(review)
+    db.session.commit()
+    if kept is not None:
+        sheets().put((match.id, version), kept)
+    if inputs is not None:
+        hand_inputs().put((match.id, version), inputs)
+    carry_forward(match.id, version - 1, version)
 
 
 def reopen(match: Match, *, expected: int | None) -> None:

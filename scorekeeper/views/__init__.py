@@ -16,6 +16,7 @@ def blueprints() -> list[Blueprint]:
         exports,
         matches,
         people,
+        reviews,
         screens,
         site,
         tables,
@@ -24,4 +25,5 @@ def blueprints() -> list[Blueprint]:
     )
 
     return [site.bp, tables.bp, matches.bp, exports.bp, backups.bp, certificate.bp,
-            screens.bp, cards.bp, tournaments.bp, people.bp, calendars.bp, tokens.bp, api.bp]
+            screens.bp, cards.bp, tournaments.bp, people.bp, calendars.bp, tokens.bp, api.bp,
+            reviews.bp]

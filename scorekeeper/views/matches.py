@@ -300,9 +300,11 @@ def _shared_live(match: Match, newer: Started | None, moved: bool) -> str:
 
 
 def _timed(match_id: str, version: int) -> bool:
-    """Whether the match's page shows its tournament round's clock: rendered for each
-    request from the time now, never served from a cache."""
-    return match_clock(seated_at(match_id, version)) is not None
+    """Whether the match's page shows its tournament round's clock, or asks for its hands
+    to be accepted (what a phone may do with them depends on which phone saved them):
+    rendered for each request, never served from a cache."""
+    seated = seated_at(match_id, version)
+    return match_clock(seated) is not None or seated is not None and seated.accept
 
 
 def _step(match_id: str, action: Callable[..., Any], step: str | None = None):

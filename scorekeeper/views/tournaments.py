@@ -77,6 +77,7 @@ from ..web.tournaments import (
     now,
     organiser,
     plan,
+    provisional_tables,
     publish_round,
     published_round,
     reopen_round,
@@ -126,7 +127,8 @@ def new(table_id: str):
                 size=form.size.data if form.size.data is not None else SIZE,
                 pairs=bool(form.pairs.data), go_on=form.go_on.data, seed=form.seed.data,
                 options=form.option_values(), round_minutes=form.round_minutes.data,
-                warning_minutes=form.warning_minutes.data or WARNING_MINUTES)
+                warning_minutes=form.warning_minutes.data or WARNING_MINUTES,
+                accept=bool(form.accept.data))
             _check(tournament, form)
         except RuleError as error:
             form.form_errors.append(rule_message(error))
@@ -407,7 +409,7 @@ def _unconfirmed(tournament: Tournament, then: str):
     asks (again, saying so, when the tables moved on since it was shown): nothing closed."""
     tables = unfinished(tournament)
     given = request.form.get("confirm")
-    if not tables or given == closing_key(tournament):
+    if not (tables or provisional_tables(tournament)) or given == closing_key(tournament):
         return None
     error = None if given is None else _("The tables moved on meanwhile: this is what "
                                          "closing the round gives now.")
@@ -417,7 +419,7 @@ def _unconfirmed(tournament: Tournament, then: str):
 
 def _closing(tournament: Tournament, then: str, tables: list) -> dict:
     return {**_context(tournament), "then": then, "unfinished": tables,
-            "confirm": closing_key(tournament)}
+            "provisional": provisional_tables(tournament), "confirm": closing_key(tournament)}
 
 
 @bp.get("/tournaments/<tournament_id>/rounds/<int(max=99):number>/close")
@@ -551,11 +553,16 @@ def standings(tournament_id: str):
         return "", 204, {"Cache-Control": "no-cache"}
     template = "tournaments/_standings.html" if is_htmx() else "tournaments/standings.html"
     context = _context(tournament)
+    # "Accepted only": each table counts its hands up to its first provisional one
+    accepted = tournament.accept and request.args.get("accepted") == "1"
+    if accepted:
+        context["results"] = results(tournament, accepted=True)
     latest = len(context["results"].rounds)
     after = min(max(request.args.get("after", latest, type=int), 1), latest)
     past = standings_after(tournament, context["results"], after) if after < latest else None
     return render_template(template, **context, key=key, poll_seconds=POLL_SECONDS,
-                           after=after, past=past), 200, {"Cache-Control": "no-cache"}
+                           after=after, past=past, accepted=accepted), 200, \
+        {"Cache-Control": "no-cache"}
 
 
 @bp.get("/tournaments/<tournament_id>/entrants/<int(max=64):number>")

@@ -27,7 +27,7 @@ from typing import Any
 from flask import Flask, Response, abort, current_app, g, request, url_for
 from flask_babel import gettext as _
 
-from ..engine.ledger import Conflict, KeyedRequest, expect_key, stored_hash
+from ..engine.ledger import Conflict, KeyedRequest, expect_device, expect_key, stored_hash
 from ..engine.sheets import compute_sheet, stored_hands
 from ..models import REQUEST_KEY, Match
 from ..rules import Sheet
@@ -173,6 +173,7 @@ def sent_before() -> Response | None:
     request makes."""
     if not _changing():
         return None
+    expect_device(device_token())
     keyed = keyed_request()
     answer = _served(keyed)
     if answer is None:

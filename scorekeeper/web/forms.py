@@ -351,6 +351,8 @@ class TournamentForm(Form):
     round_minutes = WholeField(_l("Minutes a round (empty: no clock)"), validators=[Optional()])
     warning_minutes = WholeField(_l("“Last deal”, minutes before the end"),
                                  default=WARNING_MINUTES, validators=[Optional()])
+    accept = BooleanField(_l("Results the other side accepts: a hand saved at a table counts "
+                             "once another player there accepts it"))
 
     game: Game
 

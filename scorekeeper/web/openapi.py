@@ -71,7 +71,9 @@ SCHEMAS: dict[str, Any] = {
         "provisional": BOOLEAN, "over": BOOLEAN,
         # The round's clock in minutes (null: no clock); each round carries its started_at,
         # whether it is published and its swaps (a read token sees published rounds only).
-        "round_minutes": NULLABLE_INTEGER, "warning_minutes": NULLABLE_INTEGER}),
+        "round_minutes": NULLABLE_INTEGER, "warning_minutes": NULLABLE_INTEGER,
+        # Results the other side accepts; each table then gives its hands to accept.
+        "accept": BOOLEAN}),
     "OpenAPI": _object({"openapi": STRING, "info": OBJECT, "servers": ARRAY, "paths": OBJECT,
                         "components": OBJECT}),
 }

@@ -32,6 +32,7 @@ from ..models import Change, Match, Seat, Table, TournamentTable
 from ..rules import GAMES, N_, Note, RuleError
 from .games import spec_of
 from .i18n import rule_message
+from .reviews import verdict_said
 
 
 def is_htmx() -> bool:
@@ -138,6 +139,8 @@ def elsewhere_notice(match: Match) -> str:
     any phone) did to which hand, or that the match was abandoned."""
     if match.abandoned:
         return _("Another phone abandoned this match: nothing was stored.")
+    if (verdict := verdict_said(match)) is not None:  # a hand accepted or rejected
+        return verdict
     latest = db.session.execute(
         select(Change.kind, Change.number, Change.created_at)
         .where(Change.match_id == match.id).order_by(Change.id.desc()).limit(1)).first()
@@ -227,6 +230,8 @@ def announcement(match: Match) -> str | None:
     tricks (was 2).", "Dario joins from hand 3."); None before any change. The latest change
     is Undo's or Redo's, whichever is newer: a new entry, a correction and a redo are what
     Undo takes back, an undo what Redo does."""
+    if (verdict := verdict_said(match)) is not None:  # a hand accepted or rejected
+        return verdict
     latest = max((step for step in steps(match) if step is not None), key=lambda step: step.id,
                  default=None)
     if latest is None:

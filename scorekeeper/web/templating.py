@@ -28,12 +28,13 @@ from ..rules import Event, Note
 from ..rules.cards import SUIT_NAMES
 from ..rules.roster import Presence, SeatState
 from . import people
-from .access import can_edit, is_member
+from .access import can_edit, current_device, is_member
 from .assets import asset
 from .games import GameSpec, spec_of
 from .links import qr_svg, secure_offer, secure_origin
 from .pagecache import csrf_token
 from .pwa import THEME
+from .reviews import Pending, keeper_name, pending
 from .tournaments import match_clock, tournament_table
 
 
@@ -50,6 +51,30 @@ def sheet_block(match: Match, sheet: Any, names: list[str]) -> Markup:
     return cache("sheet-html").get(key, lambda: Markup(render_template(
         "matches/_sheet_block.html", match=match, sheet=sheet, names=names,
         game=spec_of(match.game).rules)))
+
+
+def provisional_hands(match: Match) -> list[Pending] | None:
+    """The hands of a tournament's match that wait to be accepted (results the other side
+    accepts), read once a request; None when its tournament does not ask it."""
+    seated = tournament_table(match)
+    if seated is None or not seated.accept:
+        return None
+    known = g.setdefault("provisional", {})
+    if (match.id, match.version) not in known:
+        known[(match.id, match.version)] = pending(match)
+    return known[(match.id, match.version)]
+
+
+def is_provisional(match: Match, number: int) -> bool:
+    """Whether hand ``number`` of ``match`` waits to be accepted: the sheet marks it."""
+    return any(p.number == number for p in provisional_hands(match) or ())
+
+
+def saved_here(hand: Pending) -> bool:
+    """Whether this phone saved ``hand`` (or nobody knows which did): it is handed over to
+    another player to accept, who is named first."""
+    device = current_device()
+    return hand.device_id is None or device is not None and device.id == hand.device_id
 
 
 @lru_cache(maxsize=4096)
@@ -200,6 +225,8 @@ GLOBALS: Mapping[str, Any] = {
     "short_names": short_names, "sheet_room": SHEET_ROOM.get, "strip_room": STRIP_ROOM.get,
     "start_rating": int(START),
     "tournament_table": tournament_table, "undo_redo": undo_redo, "url_for": page_url_for,
+    "provisional_hands": provisional_hands, "is_provisional": is_provisional,
+    "saved_here": saved_here, "keeper_name": keeper_name,
     "Event": Event, "Note": Note, "SUIT_NAMES": SUIT_NAMES,
     # Who plays (scorekeeper.web.people): the columns in turn order, each seat's presence in
     # a row and its state now, who holds it, the sentences of the changes.

@@ -39,6 +39,7 @@ from ..rules import GAMES
 from ..rules import tournaments as rules
 from .access import device_token, is_member
 from .people import marks_said, people
+from .reviews import accepted_sheet, pending_of
 
 
 def get_tournament(tournament_id: str) -> Tournament:
@@ -160,6 +161,8 @@ class Played:
     match: TableMatch | None
     sheet: Any
     score: rules.TableScore
+    # the hands that wait to be accepted (a tournament with results the other side accepts)
+    provisional: int = 0
 
     @property
     def status(self) -> str:
@@ -208,19 +211,23 @@ def round_weight(done: tuple[list[Played], rules.Standings]) -> int:
     return 1024 + 2048 * len(done[0]) + 1024 * len(done[1].rows)
 
 
-def results(tournament: Tournament) -> Results:
+def results(tournament: Tournament, accepted: bool = False) -> Results:
     """The tournament's results: each round's computed once per version of the tournament
     and of that round's matches (a change to a match of the round in play leaves the
-    others' as they were), the overall standings once per :func:`version_key`."""
+    others' as they were), the overall standings once per :func:`version_key`. With
+    ``accepted``, each match counts its hands up to its first provisional one alone."""
     key = version_key(tournament)
+    if accepted:
+        key = (*key, "accepted")
     versions: dict[int, list[tuple]] = {}
     for row in key[2]:
         versions.setdefault(row[0], []).append(row[1:])
     kept = cache("tournament-rounds", round_weight)
     context: dict[str, Any] = {}  # what every round's standings need, made once if needed
     keys = tuple((tournament.id, tournament.version, row.number,
-                  tuple(versions.get(row.number, ()))) for row in tournament.round_rows)
-    done = [kept.get(round_key, lambda row=row: _round(tournament, row, context))
+                  tuple(versions.get(row.number, ())), *key[3:])
+                 for row in tournament.round_rows)
+    done = [kept.get(round_key, lambda row=row: _round(tournament, row, context, accepted))
             for round_key, row in zip(keys, tournament.round_rows, strict=True)]
     rounds = [played for played, _standings in done]
     ranked, order, out = _ranking(tournament, context)
@@ -318,26 +325,30 @@ def _scores(row: TournamentRound, played: list[Played]) -> list[rules.TableScore
     return [p.score for p in played] + [rules.sat_out(entrant) for entrant in row.sitting_out]
 
 
-def _round(tournament: Tournament, row: TournamentRound,
-           context: dict[str, Any]) -> tuple[list[Played], rules.Standings]:
-    """A round's tables as they stand, and the round's standings."""
+def _round(tournament: Tournament, row: TournamentRound, context: dict[str, Any],
+           accepted: bool = False) -> tuple[list[Played], rules.Standings]:
+    """A round's tables as they stand (with ``accepted``, up to their first provisional
+    hand), and the round's standings."""
     game = GAMES[tournament.game]
     tables = [t for t in tournament.tables if t.round == row.number]
     ids = [t.match_id for t in tables if t.match_id]
     matches = {m.id: m for m in db.session.scalars(
         select(Match).options(selectinload(Match.seats).selectinload(Seat.player))
         .where(Match.id.in_(ids)))}
+    waiting = pending_of(matches.values()) if tournament.accept else {}
     played = []
     for table in tables:
         match = matches.get(table.match_id or "")
-        sheet = compute_sheet(match) if match else None
+        sheet = None if match is None else accepted_sheet(match, waiting[match.id]) \
+            if accepted and match.id in waiting else compute_sheet(match)
         result = rules.table_result(sheet, table.entrants, game,
                                     closed=row.closed or match.abandoned) if match else \
             rules.TableResult(tuple(table.entrants), (0,) * len(table.entrants), hands=0,
                               finished=True)
         shown = match and TableMatch(match.id, tuple(match.names), bool(match.abandoned),
                                      tuple(people(match).items()))
-        played.append(Played(SeatedTable.of(table), shown, sheet, rules.score_table(result)))
+        played.append(Played(SeatedTable.of(table), shown, sheet, rules.score_table(result),
+                             len(waiting.get(match.id, ())) if match else 0))
     ranked, order, out = _ranking(tournament, context)
     return played, ranked(order, [_scores(row, played)], out, missed(tournament, row.number))
 
@@ -636,6 +647,16 @@ def unfinished(tournament: Tournament) -> list[Unfinished]:
     return found
 
 
+def provisional_tables(tournament: Tournament) -> list[Played]:
+    """The tables of the round in play with hands that wait to be accepted (results the
+    other side accepts): closing the round counts those hands as saved, once the organiser
+    confirmed it."""
+    row = current_round(tournament)
+    if row is None or row.closed or not tournament.accept:
+        return []
+    return [p for p in results(tournament).rounds[row.number - 1] if p.provisional]
+
+
 def closing_key(tournament: Tournament) -> str:
     """What a confirmation to close the round was shown for: the same on every worker, and
     different once the tournament or any of its matches changed."""
@@ -703,6 +724,7 @@ class Seated:
     started_at: datetime | None
     round_minutes: int | None
     warning_minutes: int
+    accept: bool = False  # its hands wait to be accepted by another player there
 
 
 def tournament_table(match: Match) -> Seated | None:
@@ -721,7 +743,7 @@ def seated_at(match_id: str, version: int) -> Seated | None:
 # Where a match stands in a tournament: one query, built once.
 _SEATED = (select(Tournament.id, Tournament.name, TournamentTable.round, TournamentTable.number,
                   TournamentRound.closed, TournamentRound.started_at, Tournament.round_minutes,
-                  Tournament.warning_minutes)
+                  Tournament.warning_minutes, Tournament.accept)
            .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
            .join(TournamentRound, (TournamentRound.tournament_id == Tournament.id)
                  & (TournamentRound.number == TournamentTable.round))
@@ -818,7 +840,7 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
     return {"id": tournament.id, "version": tournament.version, "game": tournament.game,
             "seed": tournament.seed,
             "format": tournament.format, "entrants": [e.names for e in tournament.entrants],
-            "round_minutes": tournament.round_minutes,
+            "round_minutes": tournament.round_minutes, "accept": tournament.accept,
             "warning_minutes": tournament.warning_minutes if tournament.round_minutes else None,
             "late_entrants": [{"entrant": e.name, "from_round": e.joined + 1}
                               for e in tournament.entrants if e.joined is not None],
@@ -829,7 +851,7 @@ def tournament_json(tournament: Tournament) -> dict[str, Any]:
                         "closed_early": list(row.closed_early),
                         "sitting_out": [names[n] for n in sitting_out(tournament, row)],
                         "tables": [{"number": p.table.number, "match": p.match and p.match.id,
-                                    "dealer": p.table.dealer,
+                                    "dealer": p.table.dealer, "provisional": p.provisional,
                                     "entrants": [names[n] for n in p.table.entrants]}
                                    for p in played],
                         "standings": rows(per_round)}

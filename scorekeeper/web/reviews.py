@@ -97,7 +97,7 @@ def keeper_name(match: Match, hand: Pending) -> str | None:
     match at its table ("Anna's phone"); None when not known. Another player accepts it."""
     if hand.device_id is None:
         return None
-    name = db.session.scalar(select(Membership.name).where(
+    name = db.session.scalar(select(Membership.owner).where(
         Membership.table_id == match.table_id, Membership.device_id == hand.device_id))
     return name if name in match.names else None
 

@@ -215,8 +215,9 @@ def test_a_match_whose_id_is_taken_is_imported_as_a_copy(app, table):
     assert table_of(follower, copy) != table_of(table, match_id)
 
 
-def test_flask_export_and_import_move_whole_tables_with_their_phones(app, table, tmp_path):
-    match_id = table.new_match("navawhist", NAMES)
+def exported(app, tmp_path):
+    """Every table of ``app`` exported by its command line, and a new server (the same secret
+    key) to import them: the file and that server."""
     out = tmp_path / "all.json"
     assert app.test_cli_runner().invoke(args=["export", str(out)]).exit_code == 0
     from scorekeeper import create_app
@@ -226,6 +227,12 @@ def test_flask_export_and_import_move_whole_tables_with_their_phones(app, table,
                         "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'moved.db'}"})
     with moved.app_context():
         upgrade()
+    return out, moved
+
+
+def test_flask_export_and_import_move_whole_tables_with_their_phones(app, table, tmp_path):
+    match_id = table.new_match("navawhist", NAMES)
+    out, moved = exported(app, tmp_path)
     result = moved.test_cli_runner().invoke(args=["import", str(out)])
     assert "1 matches imported" in result.output
     # the same cookie (same secret key) keeps its table on the new server
@@ -256,15 +263,7 @@ def test_a_name_a_phone_gave_itself_before_stays_as_typed_until_it_says_whose_it
     assert "Kitchen phone&#39;s phone" not in page
     # A backup carries both, and brings both back.
     assert guest.post(f"/tables/{table_id}/phone", {"name": "Bruno"}).status_code == 303
-    out = tmp_path / "all.json"
-    assert app.test_cli_runner().invoke(args=["export", str(out)]).exit_code == 0
-    from scorekeeper import create_app
-    from scorekeeper.db import upgrade
-
-    moved = create_app({"TESTING": True, "SECRET_KEY": "test",
-                        "SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'moved.db'}"})
-    with moved.app_context():
-        upgrade()
+    out, moved = exported(app, tmp_path)
     assert moved.test_cli_runner().invoke(args=["import", str(out)]).exit_code == 0
     with moved.app_context():
         assert db.session.execute(db.select(Membership.name, Membership.owner).where(

@@ -126,7 +126,14 @@ def said(number: int, verdict: str, name: str | None, note: str | None) -> str:
 
 def verdict_said(match: Match) -> str | None:
     """The latest verdict on a hand of ``match`` in words, when it came after the match's
-    latest change (what its live region and another phone's notice say then); else None."""
+    latest change (what its live region and another phone's notice say then); else None.
+    Asked only of a match whose tournament has the option: where a match stands is read
+    once per version (web.tournaments imports this module, hence the import here)."""
+    from .tournaments import tournament_table
+
+    seated = tournament_table(match)
+    if seated is None or not seated.accept:
+        return None
     verdict = db.session.execute(
         select(HandReview.number, HandReview.verdict, HandReview.name, HandReview.note,
                HandReview.created_at).where(HandReview.match_id == match.id)

@@ -187,9 +187,10 @@ def test_a_correction_of_a_hand_another_phone_deleted_says_so(table, game):
     assert notice(response.get_data(as_text=True)) == (
         f"{word} 1 was deleted on another phone: your correction was not saved.")
     assert table.sheet(match_id)["hands"] == [] or game == "navawhist"
-    # A hand that was never entered is still no such hand.
-    assert table.post(f"/matches/{match_id}/{game}/7/edit", {
-        "version": sheet["version"], "number": 7, **typed}).status_code == 404
+    # A hand that was never entered is still no such hand, nor one no database could number.
+    for number in (7, 2**31, 10**20):
+        assert table.post(f"/matches/{match_id}/{game}/{number}/edit", {
+            "version": sheet["version"], "number": number, **typed}).status_code == 404
 
 
 def test_a_cavallore_correction_has_the_entry_keys(table):

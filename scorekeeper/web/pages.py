@@ -30,6 +30,7 @@ from ..engine.printing import number_text
 from ..engine.sheets import compute_sheet, people, stored_hands
 from ..models import Change, Match, Seat, Table, TournamentTable
 from ..rules import GAMES, N_, Note, RuleError
+from .forms import MAX_INT
 from .games import spec_of
 from .i18n import rule_message
 from .reviews import verdict_said
@@ -191,8 +192,8 @@ def not_saved(match: Match, typed: Typed | None) -> str | None:
 
 def was_entered(match: Match, number: int) -> bool:
     """True when hand ``number`` of the match was ever entered (its history has it), stored
-    now or not."""
-    return number >= 1 and db.session.scalar(
+    now or not; a number no database column holds never was."""
+    return 1 <= number <= MAX_INT and db.session.scalar(
         select(Change.id).where(Change.match_id == match.id, Change.number == number)
         .limit(1)) is not None
 

@@ -135,13 +135,16 @@
     }
   }
 
-  /* The notice of a save or of another phone's change is said once: a reload of the
-     address that carried it (?saved=, ?step=) must not say it again. */
+  /* A notice is said once: a reload of the address that carried it must not say it again
+     (a save or another phone's change, ?saved= and ?step=; a phone that joined its table,
+     ?joined=; a phone now keeping a tournament table's sheet, ?kept=), on any page. */
+  var ONCE = ["saved", "step", "joined", "kept"];
+
   function forget() {
     var url = new URL(window.location.href);
-    if (url.searchParams.has("saved") || url.searchParams.has("step")) {
-      url.searchParams.delete("saved");
-      url.searchParams.delete("step");
+    var said = ONCE.filter(function (name) { return url.searchParams.has(name); });
+    if (said.length) {
+      said.forEach(function (name) { url.searchParams.delete(name); });
       history.replaceState(history.state, "", url.pathname + url.search + url.hash);
     }
   }
@@ -262,6 +265,7 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     announceLoaded();
+    forget();
     if (typeof htmx === "undefined") { return; }
     document.body.addEventListener("htmx:oobBeforeSwap", function (event) {
       var target = event.detail.target;

@@ -51,6 +51,7 @@ from ..web.pages import (
     sheet_context,
     viewer_zone,
 )
+from ..web.seating import seated_at
 from ..web.tables import (
     Started,
     chosen_table,
@@ -62,7 +63,7 @@ from ..web.tables import (
     table_for_new_match,
 )
 from ..web.templating import large_type
-from ..web.tournaments import kept_matches, match_clock, seated_at
+from ..web.tournaments import kept_matches, match_clock
 
 bp = Blueprint("matches", __name__)
 ROW_ACTIONS = ("up", "remove")

@@ -13,7 +13,7 @@ from ..models import NOTE_LENGTH, HandReview, Match
 from ..web.access import current_device
 from ..web.pages import VERSION_HEADER, get_match, is_htmx, render_sheet, said_with
 from ..web.reviews import ACCEPTED, REJECTED, keeper_name, pending, said
-from ..web.tournaments import tournament_table
+from ..web.seating import tournament_table
 
 bp = Blueprint("reviews", __name__)
 

@@ -19,6 +19,7 @@ from sqlalchemy import func, select
 from ..db import db
 from ..engine.sheets import compute_sheet, stored_hands
 from ..models import Change, HandReview, Match, Membership
+from .seating import tournament_table
 
 ACCEPTED, REJECTED = "accepted", "rejected"
 
@@ -128,9 +129,7 @@ def verdict_said(match: Match) -> str | None:
     """The latest verdict on a hand of ``match`` in words, when it came after the match's
     latest change (what its live region and another phone's notice say then); else None.
     Asked only of a match whose tournament has the option: where a match stands is read
-    once per version (web.tournaments imports this module, hence the import here)."""
-    from .tournaments import tournament_table
-
+    once per version."""
     seated = tournament_table(match)
     if seated is None or not seated.accept:
         return None

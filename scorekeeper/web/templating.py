@@ -35,7 +35,8 @@ from .links import qr_svg, secure_offer, secure_origin
 from .pagecache import csrf_token
 from .pwa import THEME
 from .reviews import Pending, keeper_name, pending
-from .tournaments import match_clock, tournament_table
+from .seating import tournament_table
+from .tournaments import match_clock
 
 
 def bgstats_links(match: Match, sheet: Any) -> dict[str, str] | None:

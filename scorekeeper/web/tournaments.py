@@ -17,7 +17,7 @@ from typing import Any
 
 from flask import abort, current_app, session
 from flask_babel import gettext as _
-from sqlalchemy import bindparam, select
+from sqlalchemy import select
 from sqlalchemy.orm import selectinload
 
 from ..db import db
@@ -40,6 +40,7 @@ from ..rules import tournaments as rules
 from .access import device_token, is_member
 from .people import marks_said, people
 from .reviews import accepted_sheet, pending_of
+from .seating import Seated
 
 
 def get_tournament(tournament_id: str) -> Tournament:
@@ -708,51 +709,6 @@ def reopen_round(tournament: Tournament, row: TournamentRound) -> None:
         match.version += 1
     row.closed, row.closed_early = False, []
     tournament.version += 1
-
-
-@dataclass(frozen=True)
-class Seated:
-    """Where a match stands in a tournament: the tournament, the round and the table,
-    whether the round is closed, and what its clock reads from (the round's start, the
-    tournament's round length and warning, in minutes)."""
-
-    tournament_id: str
-    name: str
-    round: int
-    table: int
-    closed: bool
-    started_at: datetime | None
-    round_minutes: int | None
-    warning_minutes: int
-    accept: bool = False  # its hands wait to be accepted by another player there
-
-
-def tournament_table(match: Match) -> Seated | None:
-    """Where ``match`` stands in a tournament; None for a match of no tournament."""
-    return seated_at(match.id, match.version)
-
-
-def seated_at(match_id: str, version: int) -> Seated | None:
-    """Where match ``match_id`` at ``version`` stands in a tournament. Read once per version
-    of the match (closing its round gives it a new one; a hand's change keeps it; a round's
-    start and the tournament's clock never change once it is seated)."""
-    return cache("seated", hands_keep=True).get((match_id, version),
-                                                lambda: _seated(match_id))
-
-
-# Where a match stands in a tournament: one query, built once.
-_SEATED = (select(Tournament.id, Tournament.name, TournamentTable.round, TournamentTable.number,
-                  TournamentRound.closed, TournamentRound.started_at, Tournament.round_minutes,
-                  Tournament.warning_minutes, Tournament.accept)
-           .join(TournamentTable, TournamentTable.tournament_id == Tournament.id)
-           .join(TournamentRound, (TournamentRound.tournament_id == Tournament.id)
-                 & (TournamentRound.number == TournamentTable.round))
-           .where(TournamentTable.match_id == bindparam("match")))
-
-
-def _seated(match_id: str) -> Seated | None:
-    row = db.session.connection().execute(_SEATED, {"match": match_id}).first()
-    return None if row is None else Seated(*row)
 
 
 # --- the round's clock (docs/operating.md, "The round's clock") -----------------------------

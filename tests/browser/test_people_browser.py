@@ -90,7 +90,12 @@ def test_a_navawhist_evening_with_a_late_arrival_and_an_early_leaver(browser, se
     bruno.goto(invite)
     bruno.locator("form[action*='/join/'] button").click()
     bruno.wait_for_url("**/matches/**")
+    expect(bruno.locator("#notice")).to_be_visible()  # the phone joined: said once
     shot(bruno, "people-1-second-phone-joined")
+    expect(bruno).not_to_have_url(re.compile("joined="))
+    bruno.reload()
+    expect(bruno.locator("#entry")).to_be_visible()
+    expect(bruno.locator("#notice")).to_have_count(0)
 
     for hand in range(1, 5):
         play_hand(anna if hand % 2 else bruno, base, match_id)
